@@ -1,0 +1,39 @@
+"""Ludothek: play, analyse and study Hexalit, Trigeo, Bitis and Trike."""
+
+from .core.errors import (
+    GameOver,
+    IllegalMove,
+    LudothekError,
+    OptionError,
+    ParseError,
+    PositionError,
+    RecordError,
+    UnknownGame,
+)
+from .core.protocol import CHANCE, TERMINAL, GameState
+from .core.record import Record, dump, dumps, load, loads
+from .core.registry import game_class, games, new_game
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "GameOver",
+    "GameState",
+    "IllegalMove",
+    "LudothekError",
+    "OptionError",
+    "ParseError",
+    "PositionError",
+    "Record",
+    "RecordError",
+    "UnknownGame",
+    "dump",
+    "dumps",
+    "game_class",
+    "games",
+    "load",
+    "loads",
+    "new_game",
+]

@@ -1,0 +1,95 @@
+"""The agent interface shared by every bot, and the registry of agent names.
+
+An agent gets a state and returns a legal action. Agents are deterministic under their seed
+when their budget counts iterations (a time budget depends on the machine).
+
+Agent specs: ``random``, ``bot:1`` .. ``bot:5`` (levels for people), ``mcts[:BUDGET]``
+(chance-aware UCT with the game's compiled playouts), ``uct[:BUDGET]`` (plain UCT, random
+playouts, the reference), ``alphabeta[:BUDGET]`` (iterative deepening alpha-beta or
+expectiminimax with the game's evaluation); BUDGET is ``2s``, ``500ms``, ``800`` or ``20k``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.errors import OptionError
+from ..core.protocol import CHANCE, GameState
+from .budget import Budget
+
+
+@dataclass
+class Analysis:
+    """What an agent thinks of a position: the chosen action, a score per candidate action
+    (from the mover's point of view, in [-1, 1]) and the expected line."""
+
+    best: int
+    scores: dict[int, float] = field(default_factory=dict)
+    line: list[int] = field(default_factory=list)
+    #: the score of ``best`` (mover's view, [-1, 1])
+    value: float = 0.0
+    #: MCTS simulations or alpha-beta nodes spent, and wall time
+    iterations: int = 0
+    seconds: float = 0.0
+    #: alpha-beta: deepest completed depth; MCTS: visits per candidate action
+    depth: int = 0
+    visits: dict[int, int] = field(default_factory=dict)
+
+
+class Agent:
+    name = "agent"
+
+    def __init__(self, seed: int | None = None, budget: Budget | None = None):
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.budget = budget
+
+    def reset(self) -> None:
+        """Forget anything kept between moves (call before a new game)."""
+
+    def choose(self, state: GameState) -> int:
+        """A legal action for the player to move in ``state`` (not a chance node)."""
+        return self.analyse(state).best
+
+    def analyse(self, state: GameState) -> Analysis:
+        raise NotImplementedError
+
+
+class RandomAgent(Agent):
+    """Plays uniformly at random among the legal actions."""
+
+    name = "random"
+
+    def analyse(self, state: GameState) -> Analysis:
+        if state.current_player() == CHANCE:
+            raise ValueError("agents do not act at chance nodes")
+        return Analysis(best=self.rng.choice(state.legal_actions()))
+
+
+# agent name -> "module:factory"; a factory takes (game name, argument or None, seed)
+_AGENTS: dict[str, str] = {
+    "random": "ludothek.ai.base:_random_factory",
+}
+
+
+def _random_factory(game: str, argument: str | None, seed: int | None) -> Agent:
+    if argument:
+        raise OptionError(f"agent 'random' takes no argument, got {argument!r}")
+    return RandomAgent(seed)
+
+
+def agent_names() -> list[str]:
+    return sorted(_AGENTS)
+
+
+def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
+    """An agent from a spec such as ``random``, ``perfect`` or ``bot:3``."""
+    name, _, argument = str(spec).strip().lower().partition(":")
+    if name not in _AGENTS:
+        raise OptionError(f"unknown agent {spec!r} (known: {', '.join(agent_names())})")
+    module, _, factory = _AGENTS[name].partition(":")
+    function: Any = getattr(importlib.import_module(module), factory)
+    return function(game, argument or None, seed)

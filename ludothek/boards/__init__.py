@@ -1,0 +1,1 @@
+"""Pure board geometry, precomputed as NumPy tables for the kernels."""

@@ -1,0 +1,89 @@
+"""Typed, validated game options.
+
+A game declares its options as a tuple of :class:`Option`; :func:`resolve` turns what a caller
+gave (Python values or strings from the command line) into a complete, checked dict.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import OptionError
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    type: type  # int, str or bool
+    default: Any
+    help: str
+    choices: tuple | None = None
+    min: int | None = None
+    max: int | None = None
+
+    def convert(self, value: Any) -> Any:
+        """Check one value (a Python value or a string) and return it typed."""
+        if isinstance(value, str) and self.type is not str:
+            value = self._from_string(value)
+        if self.type is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise OptionError(f"option {self.name!r} must be a whole number, not {value!r}")
+        if self.type is bool and not isinstance(value, bool):
+            raise OptionError(f"option {self.name!r} must be true or false, not {value!r}")
+        if self.type is str:
+            if not isinstance(value, str):
+                raise OptionError(f"option {self.name!r} must be text, not {value!r}")
+            value = value.lower()
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(str(c) for c in self.choices)
+            raise OptionError(f"option {self.name!r} must be one of {allowed}, not {value!r}")
+        if self.min is not None and value < self.min:
+            raise OptionError(f"option {self.name!r} must be at least {self.min}, not {value}")
+        if self.max is not None and value > self.max:
+            raise OptionError(f"option {self.name!r} must be at most {self.max}, not {value}")
+        return value
+
+    def _from_string(self, text: str) -> Any:
+        if self.type is int:
+            try:
+                return int(text.strip())
+            except ValueError:
+                raise OptionError(f"option {self.name!r} must be a whole number, not {text!r}") from None
+        if self.type is bool:
+            lowered = text.strip().lower()
+            if lowered in ("1", "true", "yes", "on"):
+                return True
+            if lowered in ("0", "false", "no", "off"):
+                return False
+            raise OptionError(f"option {self.name!r} must be true or false, not {text!r}")
+        return text
+
+    def describe(self) -> str:
+        if self.choices is not None:
+            allowed = "|".join(str(c) for c in self.choices)
+        elif self.min is not None or self.max is not None:
+            allowed = f"{self.min}..{self.max}"
+        else:
+            allowed = self.type.__name__
+        return f"{self.name}={allowed} (default {self.default}): {self.help}"
+
+
+def resolve(game: str, options: tuple[Option, ...], given: dict[str, Any]) -> dict[str, Any]:
+    """Complete and check ``given`` against the declared ``options`` of ``game``."""
+    known = {o.name: o for o in options}
+    for name in given:
+        if name not in known:
+            listed = ", ".join(known) or "none"
+            raise OptionError(f"{game} has no option {name!r} (its options: {listed})")
+    return {o.name: o.convert(given[o.name]) if o.name in given else o.default for o in options}
+
+
+def parse_assignments(pairs: list[str]) -> dict[str, str]:
+    """Turn ``["size=9", "first=black"]`` into a dict, with a clear error for bad items."""
+    result: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise OptionError(f"option {pair!r} must be written NAME=VALUE")
+        result[name.strip().replace("-", "_").lower()] = value.strip()
+    return result

@@ -1,0 +1,313 @@
+"""The game protocol: what every Ludothek game state offers.
+
+Modelled on python-chess's ``Board`` (play/undo, notation in and out) and OpenSpiel's
+``State`` (integer actions, current player, chance outcomes, returns), so both audiences
+feel at home.
+
+Vocabulary
+----------
+* **action** — an ``int`` from the game's fixed action encoding (``0 <= a < num_actions``).
+  Bots, kernels and research integrations work with actions.
+* **move** — the canonical notation of an action (``str``), what people read and type.
+* **seat** — a player, ``0`` or ``1``.  Seat ``i`` plays ``colours[i]`` unless the game
+  lets players exchange colours (Trike's pie rule); :meth:`GameState.seat_colour` knows.
+* **chance** — a state whose next action is picked by chance (a die roll); its legal
+  actions are the outcomes, listed with probabilities by :meth:`chance_outcomes`.
+
+A subclass implements the abstract methods; everything else here is shared.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+import random
+from abc import ABC, abstractmethod
+from collections import Counter
+from typing import Any, ClassVar, Hashable
+
+from .errors import GameOver, IllegalMove, ParseError
+from .options import Option, resolve
+
+CHANCE = -1
+TERMINAL = -4
+
+
+class GameState(ABC):
+    #: registry name, e.g. ``"trike"``
+    name: ClassVar[str]
+    #: display names per language
+    title: ClassVar[dict[str, str]]
+    #: colour names of seat 0 and seat 1 at the start
+    colours: ClassVar[tuple[str, str]]
+    #: the game's options
+    OPTIONS: ClassVar[tuple[Option, ...]] = ()
+    #: keep a count of positions seen, for repetition rules (see :meth:`repetitions`)
+    TRACK_REPETITIONS: ClassVar[bool] = False
+
+    def __init__(self, position: str | None = None, **options: Any):
+        self.options: dict[str, Any] = resolve(self.name, self.OPTIONS, options)
+        #: the options the caller named (a position string may imply the others)
+        self.explicit_options = frozenset(options)
+        # one entry per applied action: (action, notation, undo token, was it chance's)
+        self._stack: list[tuple[int, str, Any, bool]] = []
+        if position is None:
+            self._setup_start()
+            self.setup_position: str | None = None
+        else:
+            if not isinstance(position, str):
+                raise ParseError(f"a position must be text, not {type(position).__name__}")
+            self._setup_position(position.strip())
+            self.setup_position = self.position()
+        self._seen: Counter = Counter()
+        if self.TRACK_REPETITIONS:
+            self._seen[self.key()] += 1
+
+    # ------------------------------------------------------------------ to implement
+    @abstractmethod
+    def _setup_start(self) -> None:
+        """Set up the start position for ``self.options``."""
+
+    @abstractmethod
+    def _setup_position(self, text: str) -> None:
+        """Set up from a position string; raise :class:`PositionError` naming the problem."""
+
+    @property
+    @abstractmethod
+    def num_actions(self) -> int:
+        """Size of the action encoding (all actions are ``0 <= a < num_actions``)."""
+
+    @abstractmethod
+    def current_player(self) -> int:
+        """The seat to act, :data:`CHANCE` or :data:`TERMINAL`."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[int]:
+        """Legal actions in ascending order (at a chance node: the outcomes)."""
+
+    @abstractmethod
+    def _apply(self, action: int) -> Any:
+        """Apply a legal action; return what :meth:`_unapply` needs to take it back."""
+
+    @abstractmethod
+    def _unapply(self, token: Any) -> None:
+        """Take back the last action, given the token :meth:`_apply` returned."""
+
+    @abstractmethod
+    def winner(self) -> str | None:
+        """The winning colour once the game is over; ``None`` while ongoing or drawn."""
+
+    @abstractmethod
+    def position(self) -> str:
+        """The canonical position string."""
+
+    @abstractmethod
+    def key(self) -> Hashable:
+        """A hashable key: equal for equal positions (for transpositions and repetition)."""
+
+    @abstractmethod
+    def action_to_str(self, action: int) -> str:
+        """Canonical notation of ``action`` in this position (before it is played)."""
+
+    @abstractmethod
+    def parse_move(self, text: str) -> int:
+        """The action ``text`` names here; :class:`ParseError` if malformed,
+        :class:`IllegalMove` if well-formed but not legal (the message says why)."""
+
+    # ------------------------------------------------------------------ optional hooks
+    def is_over(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At a chance node: ``(action, probability)`` pairs summing to 1."""
+        return []
+
+    def seat_colour(self, seat: int) -> str:
+        return self.colours[seat]
+
+    def score(self) -> dict[str, int] | None:
+        """Points per colour, for games that count them (Trike)."""
+        return None
+
+    def _suffix_after_move(self) -> str:
+        """Marks appended to a move's notation once it is played (e.g. ``^``, ``+``)."""
+        return ""
+
+    def parse_token(self, text: str) -> list[int]:
+        """The actions one record token stands for (a roll with its outcome is two)."""
+        return [self.parse_move(text)]
+
+    @classmethod
+    def join_record_words(cls, words: list[tuple[str, int]]) -> list[tuple[str, int]]:
+        """Group a record's move-text words, given as (word, line), into move tokens
+        (default: one word each; a game whose moves hold spaces joins them here)."""
+        return words
+
+    def render(self) -> Any:
+        """A readable board for the terminal (a str or a rich renderable)."""
+        return self.position()
+
+    def random_playouts(self, count: int, seed: int) -> tuple[int, int]:
+        """Play ``count`` uniformly random games from here; return (total plies, games).
+
+        Games override this with a compiled kernel; this version is the slow reference."""
+        rng = random.Random(seed)
+        plies = 0
+        for _ in range(count):
+            state = self.copy()
+            while not state.is_over():
+                if state.current_player() == CHANCE:
+                    actions, weights = zip(*state.chance_outcomes())
+                    state._play_action(rng.choices(actions, weights)[0])
+                else:
+                    state._play_action(rng.choice(state.legal_actions()))
+                plies += 1
+        return plies, count
+
+    def perft(self, depth: int) -> int:
+        """Leaves of the tree of legal actions ``depth`` plies deep."""
+        if depth == 0 or self.is_over():
+            return 1
+        actions = self.legal_actions()
+        if depth == 1:
+            return len(actions)
+        total = 0
+        for action in actions:
+            token = self._apply(action)
+            total += self.perft(depth - 1)
+            self._unapply(token)
+        return total
+
+    # ------------------------------------------------------------------ shared behaviour
+    @property
+    def to_move(self) -> str | None:
+        """The colour to move, ``"chance"`` at a chance node, ``None`` when over."""
+        player = self.current_player()
+        if player == TERMINAL:
+            return None
+        if player == CHANCE:
+            return "chance"
+        return self.seat_colour(player)
+
+    @property
+    def status(self) -> str:
+        return "over" if self.is_over() else "ongoing"
+
+    @property
+    def ply(self) -> int:
+        """Actions applied since the setup position."""
+        return len(self._stack)
+
+    @property
+    def history(self) -> list[int]:
+        return [entry[0] for entry in self._stack]
+
+    @property
+    def move_texts(self) -> list[str]:
+        """Notation of every action applied, as it was written when played."""
+        return [entry[1] for entry in self._stack]
+
+    def legal_moves(self) -> list[str]:
+        """Legal moves in canonical notation, sorted as strings."""
+        return sorted(self.action_to_str(a) for a in self.legal_actions())
+
+    def is_legal(self, action: int) -> bool:
+        return action in self.legal_actions()
+
+    def play(self, move: int | str) -> None:
+        """Play an action or a move in notation; raise if malformed or illegal."""
+        if isinstance(move, str):
+            if self.is_over():
+                raise GameOver(f"cannot play {move!r}: the game is over")
+            for action in self.parse_token(move):
+                self._play_action(action)
+            return
+        if isinstance(move, bool) or not isinstance(move, int):
+            raise ParseError(f"a move must be an action number or text, not {type(move).__name__}")
+        if self.is_over():
+            raise GameOver(f"cannot play action {move}: the game is over")
+        if not self.is_legal(move):
+            raise IllegalMove(f"action {move} is not legal in position {self.position()}")
+        self._play_action(move)
+
+    def _play_action(self, action: int) -> None:
+        by_chance = self.current_player() == CHANCE
+        text = self.action_to_str(action)
+        token = self._apply(action)
+        if self.current_player() != CHANCE:
+            text += self._suffix_after_move()
+        self._stack.append((action, text, token, by_chance))
+        if self.TRACK_REPETITIONS:
+            self._seen[self.key()] += 1
+
+    def undo(self) -> int:
+        """Take back the last action and return it."""
+        if not self._stack:
+            raise GameOver("nothing to undo: no move has been played since the setup position")
+        if self.TRACK_REPETITIONS:
+            key = self.key()
+            self._seen[key] -= 1
+            if not self._seen[key]:
+                del self._seen[key]
+        action, _, token, _ = self._stack.pop()
+        self._unapply(token)
+        return action
+
+    def repetitions(self) -> int:
+        """How often the current position has occurred (needs ``TRACK_REPETITIONS``)."""
+        return self._seen[self.key()]
+
+    def returns(self) -> list[float]:
+        """Per seat: +1 win, -1 loss, 0 draw or ongoing."""
+        won = self.winner()
+        if won is None:
+            return [0.0, 0.0]
+        return [1.0 if self.seat_colour(seat) == won else -1.0 for seat in (0, 1)]
+
+    def result(self) -> str:
+        """``"*"`` while ongoing, else the winning colour or ``"draw"``."""
+        if not self.is_over():
+            return "*"
+        return self.winner() or "draw"
+
+    def summary(self) -> dict[str, Any]:
+        """The JSON object of ``ludothek moves --json``."""
+        data: dict[str, Any] = {
+            "game": self.name,
+            "position": self.position(),
+            "to_move": self.to_move,
+            "legal": self.legal_moves() if not self.is_over() else [],
+            "status": self.status,
+            "winner": self.winner(),
+        }
+        score = self.score()
+        if score is not None:
+            data["score"] = score
+        return data
+
+    def copy(self) -> "GameState":
+        return _copy.deepcopy(self)
+
+    def record_tokens(self) -> list[str]:
+        """Moves as written in a record: a chance outcome joins the move before it."""
+        tokens: list[str] = []
+        for _, text, _, by_chance in self._stack:
+            if tokens and by_chance:
+                tokens[-1] += text
+            else:
+                tokens.append(text)
+        return tokens
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            type(other) is type(self)
+            and self.options == other.options  # type: ignore[attr-defined]
+            and self.key() == other.key()  # type: ignore[attr-defined]
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: use key() for hashing
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.position()!r}>"
+
+    def __str__(self) -> str:
+        return self.position()

@@ -1,0 +1,1 @@
+"""One package per game: rules kernels, the state class, notation and rendering."""
