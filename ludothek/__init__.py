@@ -1,5 +1,12 @@
 """Ludothek: play, analyse and study Hexalit, Trigeo, Bitis and Trike."""
 
+from .core import jit_cache
+
+jit_cache.configure()  # before any kernel module imports numba
+
+# Import the games package first: importing it later would rebind the name ``games``
+# from the registry function to the package.
+from . import games as _games_package  # noqa: F401
 from .core.errors import (
     GameOver,
     IllegalMove,

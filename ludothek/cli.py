@@ -220,5 +220,178 @@ def save_record(state: GameState, path: str, result: str | None = None, **tags: 
     dump(Record.from_state(state, result=result, **tags), path)
 
 
+# ---------------------------------------------------------------------- bots: analyse and match
+@main.command(context_settings=CONTEXT)
+@game_options
+@click.option("--seconds", type=click.FloatRange(0.01, 3600), default=3.0, show_default=True, help="Thinking time.")
+@click.option("--iterations", type=click.IntRange(1), default=None,
+              help="Count simulations/nodes instead of time (reproducible).")
+@click.option("--agent", default=None, metavar="AGENT", help="Search to use (default: the top level's algorithm).")
+@click.option("--top", type=click.IntRange(1), default=10, show_default=True, help="Candidate moves to list.")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.argument("moves", nargs=-1, metavar="[MOVE]...")
+def analyse(game: str, size: int | None, option: tuple[str, ...], position: str | None, seconds: float,
+            iterations: int | None, agent: str | None, top: int, seed: int, as_json: bool,
+            moves: tuple[str, ...]) -> None:
+    """Best moves with scores (for the side to move, -1..+1) and the expected line."""
+    from .ai.analysis import analyse_position
+    from .ai.budget import Budget
+
+    state = _state(game, size, option, position)
+    _play_moves(state, moves)
+    if state.is_over():
+        raise Failure(f"the game is over ({state.result()}): nothing to analyse")
+    if state.current_player() == CHANCE:
+        raise Failure("a die is to be rolled here: analyse the position after the roll")
+    budget = Budget(iterations=iterations) if iterations else Budget(seconds=seconds)
+    try:
+        report = analyse_position(state, budget, agent, seed)
+    except LudothekError as exc:
+        raise Failure(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps(report.to_json(state), ensure_ascii=False))
+        return
+    result = report.analysis
+    click.echo(f"{state.name} {state.position()}")
+    click.echo(f"{state.to_move} to move; {report.agent}: {result.iterations:,} iterations in {result.seconds:.2f}s"
+               + (f", depth {result.depth}" if result.depth else ""))
+    click.echo(f"best: {report.moves[0][0]} ({report.moves[0][1]:+.3f})")
+    for rank, (move, score, visits) in enumerate(report.moves[:top], start=1):
+        click.echo(f"{rank:3}. {move:<14} {score:+.3f}" + (f"  visits {visits}" if visits else ""))
+    click.echo("line: " + " ".join(report.line))
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("game", metavar="GAME")
+@click.argument("agent_a", metavar="AGENT_A")
+@click.argument("agent_b", metavar="AGENT_B")
+@click.option("-n", "games_count", type=click.IntRange(1), default=10, show_default=True,
+              help="Games (pairs of games share an opening, with seats exchanged).")
+@click.option("--workers", type=click.IntRange(1), default=1, show_default=True, help="Processes.")
+@click.option("--seconds-per-move", type=click.FloatRange(0.001), default=None,
+              help="Give both agents this time per move (instead of their own budgets).")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--size", type=int, metavar="N", help="Board size (Trike).")
+@click.option("--option", "-o", "option", multiple=True, metavar="NAME=VALUE", help="A game option (repeatable).")
+@click.option("--position", "-p", metavar="POS", help="Start every game from this position.")
+@click.option("--opening-plies", type=click.IntRange(0), default=None,
+              help="Random plies opening each pair (default: Trike 1, others 2).")
+@click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
+              help="Play on a Ray cluster (ADDRESS, 'auto' or 'local'); needs ludothek[ray].")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+def match(game: str, agent_a: str, agent_b: str, games_count: int, workers: int, seconds_per_move: float | None,
+          seed: int, size: int | None, option: tuple[str, ...], position: str | None, opening_plies: int | None,
+          ray_address: str | None, as_json: bool) -> None:
+    """Play AGENT_A against AGENT_B and report score, 95% interval and Elo difference."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    from .ai.base import make_agent
+    from .ai.match import game_specs, run_match, tally
+
+    state = _state(game, size, option, position)  # checks game, options and position up front
+    try:
+        for spec in (agent_a, agent_b):
+            make_agent(spec, state.name, seed=0)
+    except LudothekError as exc:
+        raise Failure(str(exc)) from None
+    options = tuple(sorted(parse_assignments(list(option)).items()))
+    if size is not None:
+        options += (("size", size),)
+    specs = game_specs(state.name, agent_a, agent_b, games_count, seed, options=options, position=position,
+                       seconds_per_move=seconds_per_move, opening_plies=opening_plies)
+    with Progress(
+        TextColumn(f"{state.name} {agent_a} vs {agent_b}"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("{task.fields[tally]}"), TimeElapsedColumn(), TimeRemainingColumn(),
+        console=_stderr_console(), transient=True,
+    ) as progress:
+        task = progress.add_task("match", total=games_count, tally="")
+
+        def advance(_result: Any, done: list) -> None:
+            stats = tally(done)
+            progress.update(task, advance=1,
+                            tally=f"+{stats.wins} ={stats.draws} -{stats.losses} score {stats.score:.3f}")
+
+        try:
+            results = run_match(specs, workers, advance, ray_address)
+        except LudothekError as exc:
+            raise Failure(str(exc)) from None
+    stats = tally(results)
+    think_a = sum(r.seconds[0] for r in results)
+    think_b = sum(r.seconds[1] for r in results)
+    plies = sum(r.plies for r in results)
+    if as_json:
+        low, high = stats.interval()
+        elo_low, elo_high = stats.elo_interval()
+        click.echo(json.dumps({
+            "game": state.name, "a": agent_a, "b": agent_b, "games": stats.games, "wins": stats.wins,
+            "draws": stats.draws, "losses": stats.losses, "score": stats.score, "ci95": [low, high],
+            "elo": _finite(stats.elo), "elo_ci95": [_finite(elo_low), _finite(elo_high)],
+            "mean_plies": plies / len(results), "seconds_a": think_a, "seconds_b": think_b,
+        }))
+        return
+    click.echo(f"{state.name}: {agent_a} vs {agent_b}, {stats.games} games, seed {seed}")
+    for line in stats.describe(agent_a):
+        click.echo(line)
+    click.echo(f"mean length {plies / len(results):.1f} plies; thinking {agent_a} {think_a:.1f}s, {agent_b} {think_b:.1f}s")
+
+
+def _finite(value: float) -> float | None:
+    return value if value == value and abs(value) != float("inf") else None
+
+
+@main.command(context_settings=CONTEXT)
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port (0: any free port).")
+@click.option("--db", default=None, metavar="URL",
+              help="SQLAlchemy database URL or a SQLite file path (default: ./ludothek.sqlite3).")
+@click.option("--bots", type=click.Choice(["process", "thread"]), default="process", show_default=True,
+              help="Where bots think: a worker process (default) or a thread.")
+@click.option("--sqlite-sync", type=click.Choice(["full", "normal"]), default="full", show_default=True,
+              help="SQLite: full = every move synced to disk; normal = survives server crashes, not power cuts.")
+def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str) -> None:
+    """Run the web app: play in the browser (hot-seat, against bots, online)."""
+    import socket
+
+    try:
+        import uvicorn
+
+        from .web import create_app
+        from .web.store import database_url
+    except ImportError as exc:
+        raise Failure(f"the web app needs its dependencies ({exc.name}): pip install -e .") from None
+    url = database_url(db)
+    try:
+        app = create_app(url, bot_executor=bots, sqlite_sync=sqlite_sync)
+    except Exception as exc:  # noqa: BLE001 - a bad URL or an unreachable database
+        raise Failure(f"cannot open the database {url}: {exc}") from None
+    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((host, port))
+    except OSError as exc:
+        raise Failure(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    bound = listener.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"Ludothek is serving on http://{shown}:{bound}/  (database {url}; Ctrl-C stops)", err=False)
+    sys.stdout.flush()
+    config = uvicorn.Config(app, log_level="warning", ws_max_size=64 * 1024, lifespan="on")
+    uvicorn.Server(config).run(sockets=[listener])
+
+
+
+@main.command("solve", context_settings=CONTEXT)
+@click.argument("game", metavar="GAME")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None, help="Also write the table (.npz) here.")
+def solve_command(game: str, output: str | None) -> None:
+    """Solve GAME outright by retrograde analysis (Bitis is small enough)."""
+    if game.strip().lower() != "bitis":
+        raise Failure(f"cannot solve {game!r}: only bitis is small enough to solve outright")
+    from rich.console import Console
+
+    from .games.bitis.solve_cli import run
+
+    run(Console(), output)
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

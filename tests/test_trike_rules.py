@@ -193,3 +193,14 @@ def test_action_interface():
         state.play(5)
     with pytest.raises(ParseError):
         state.play(None)  # type: ignore[arg-type]
+
+
+def test_perft_counts_leaves_as_in_chess_when_games_end_early():
+    state = ludothek.new_game("trike", size=7)
+    for move in "c1 f4 f2 f1 e1 e4".split():  # four plies before this game's end
+        state.play(move)
+    reference = ludothek.GameState.perft
+    counts = [state.perft(depth) for depth in range(1, 7)]
+    assert counts == [reference(state, depth) for depth in range(1, 7)]
+    over = ludothek.new_game("trike", position="W/bw/3/4/5/6/b6 b", size=7)
+    assert over.perft(0) == 1 and over.perft(1) == 0 and over.perft(3) == 0

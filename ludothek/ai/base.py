@@ -72,6 +72,11 @@ class RandomAgent(Agent):
 # agent name -> "module:factory"; a factory takes (game name, argument or None, seed)
 _AGENTS: dict[str, str] = {
     "random": "ludothek.ai.base:_random_factory",
+    "bot": "ludothek.ai.factories:bot_factory",
+    "mcts": "ludothek.ai.factories:mcts_factory",
+    "uct": "ludothek.ai.factories:uct_factory",
+    "alphabeta": "ludothek.ai.factories:alphabeta_factory",
+    "perfect": "ludothek.games.bitis.solution:_perfect_factory",
 }
 
 

@@ -164,9 +164,13 @@ class GameState(ABC):
         return plies, count
 
     def perft(self, depth: int) -> int:
-        """Leaves of the tree of legal actions ``depth`` plies deep."""
-        if depth == 0 or self.is_over():
+        """Leaves of the tree of legal actions exactly ``depth`` plies deep, as in chess:
+        a game that ends sooner adds nothing. (A game whose rules count differently,
+        like Bitis, overrides this.)"""
+        if depth == 0:
             return 1
+        if self.is_over():
+            return 0
         actions = self.legal_actions()
         if depth == 1:
             return len(actions)

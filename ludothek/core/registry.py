@@ -12,6 +12,9 @@ from .protocol import GameState
 # name -> "module:Class"; each game adds one line here
 _GAMES: dict[str, str] = {
     "trike": "ludothek.games.trike.state:TrikeState",
+    "trigeo": "ludothek.games.trigeo.state:TrigeoState",
+    "bitis": "ludothek.games.bitis.state:BitisState",
+    "hexalit": "ludothek.games.hexalit.state:HexalitState",
 }
 
 

@@ -102,7 +102,7 @@ def perft(board, neighbours, pawn, colour, swap_allowed, depth):
         child = ply + 1
         n = _moves_at(board, neighbours, pawns[child], swaps[child], moves[child])
         if child == depth - 1 or n == 0:
-            total += n if n > 0 else 1
+            total += n  # a game that ends before the last ply adds no leaf, as in chess
             if move >= 0:
                 board[move] = EMPTY
             continue

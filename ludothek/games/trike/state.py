@@ -220,8 +220,10 @@ class TrikeState(GameState):
 
     # ------------------------------------------------------------------ speed
     def perft(self, depth: int) -> int:
-        if depth == 0 or self.is_over():
+        if depth == 0:
             return 1
+        if self.is_over():
+            return 0
         board = self.board.copy()
         return int(
             kernels.perft(board, self.geometry.neighbours, self.pawn, self.colour_to_move, self._swap_allowed(), depth)

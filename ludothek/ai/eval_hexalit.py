@@ -1,0 +1,82 @@
+"""Hexalit knowledge: compiled playouts (uniform and guided) from turn starts, an
+evaluation of material, spare 1s and safety, captures-first ordering.
+
+A leaf may be a chance node (a roll waiting for its face): the playout then draws the face
+with the search's own random numbers first — never the game's."""
+
+from __future__ import annotations
+
+import random
+
+from ..boards import triangle66 as T
+from ..games.dice.kernels import CELLS
+from ..games.hexalit import kernels
+from . import eval_generic, kernels_hexalit
+from .walk import pop, push, sample_outcome
+
+#: turns a guided playout runs before the evaluation judges the position
+HORIZON = 24
+
+
+def _sign(state) -> float:
+    return 1.0 if state.seat_colour(0) == "white" else -1.0
+
+
+def _plies_left(state) -> int:
+    return state.options["max_plies"] - state.turns
+
+
+def _at_turn_start(state, rng, playout) -> float:
+    if state.is_over():
+        return state.returns()[0]
+    if state.offer:  # the cube is offered: no compiled playout for that
+        return eval_generic.random_rollout(state, rng)
+    if state.roll_cell >= 0:
+        push(state, sample_outcome(state, rng))
+        try:
+            return _at_turn_start(state, rng, playout)
+        finally:
+            pop(state)
+    return playout(state, rng)
+
+
+def _random(state, rng) -> float:
+    _, white, black, _ = kernels.random_playouts(state.board, state.temp, T.GEO, state.side, state.turns,
+                                                 state.options["max_plies"], 1, rng.getrandbits(31))
+    return _sign(state) * (white - black)
+
+
+def _guided(state, rng) -> float:
+    value = kernels_hexalit.guided_playout(state.board, state.temp, T.GEO, state.side, _plies_left(state), HORIZON,
+                                           rng.getrandbits(31))
+    return _sign(state) * value
+
+
+def random_rollout(state, rng: random.Random) -> float:
+    return _at_turn_start(state, rng, _random)
+
+
+def rollout(state, rng: random.Random) -> float:
+    return _at_turn_start(state, rng, _guided)
+
+
+def evaluate(state) -> float:
+    if state.is_over():
+        return state.returns()[0]
+    pawns = kernels_hexalit.evaluate_white(state.board, state.temp, T.GEO)
+    pawns += 0.15 if state.side == 0 else -0.15
+    return _sign(state) * float(kernels_hexalit.squash(pawns))
+
+
+def order(state, actions: list[int]) -> list[int]:
+    """Captures first (most valuable victim first), then quiet moves, then rolls and cube."""
+    board = state.board
+
+    def key(action: int) -> float:
+        if action >= kernels.ROLL:
+            return 1
+        frm, to = divmod(action, CELLS)
+        victim = abs(int(board[to]))
+        return -(10 * victim - abs(int(board[frm]))) if victim else 0
+
+    return sorted(actions, key=key)

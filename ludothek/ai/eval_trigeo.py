@@ -1,0 +1,59 @@
+"""Trigeo knowledge: guided compiled playouts, material/mobility/safety evaluation,
+captures-first move ordering."""
+
+from __future__ import annotations
+
+import random
+
+from ..boards import triangle66 as T
+from ..games.dice.kernels import CELLS, JUMP_FIELDS_TRIGEO, PROMO, ZOBRIST
+from ..games.trigeo import kernels
+from . import kernels_dice, kernels_trigeo
+
+#: plies a guided playout runs before the evaluation judges the position
+HORIZON = 24
+
+
+def _sign(state) -> float:
+    """+1 if seat 0 plays White (the kernels count for White)."""
+    return 1.0 if state.seat_colour(0) == "white" else -1.0
+
+
+def _plies_left(state) -> int:
+    return state.options["max_plies"] - len(state._stack)
+
+
+def random_rollout(state, rng: random.Random) -> float:
+    history, since = state._history()
+    _, white, black, _ = kernels.random_playouts(
+        state.board, T.GEO, JUMP_FIELDS_TRIGEO, ZOBRIST, state.side, _plies_left(state), history, since, 1,
+        rng.getrandbits(31))
+    return _sign(state) * (white - black)
+
+
+def rollout(state, rng: random.Random) -> float:
+    value = kernels_trigeo.guided_playout(state.board, T.GEO, JUMP_FIELDS_TRIGEO, state.side, _plies_left(state),
+                                          HORIZON, rng.getrandbits(31))
+    return _sign(state) * value
+
+
+def evaluate(state) -> float:
+    if state.is_over():
+        return state.returns()[0]
+    pawns = kernels_dice.evaluate_white(state.board, T.GEO, JUMP_FIELDS_TRIGEO, True)
+    # the side to move has the tempo
+    pawns += 0.15 if state.side == 0 else -0.15
+    return _sign(state) * float(kernels_trigeo.squash(pawns))
+
+
+def order(state, actions: list[int]) -> list[int]:
+    """Captures first, most valuable victim first, then promotions; quiet moves after."""
+    board = state.board
+
+    def key(action: int) -> float:
+        m = action % PROMO
+        frm, to = divmod(m, CELLS)
+        victim = abs(int(board[to]))
+        return -(10 * victim - abs(int(board[frm])) + (50 if action >= PROMO else 0)) if victim or action >= PROMO else 0
+
+    return sorted(actions, key=key)

@@ -1,0 +1,48 @@
+"""Trike knowledge: compiled playouts and evaluation over the game's kernels."""
+
+from __future__ import annotations
+
+import random
+
+from ..games.trike import kernels
+from . import kernels_trike
+
+
+def _black_sign(state) -> float:
+    """+1 if seat 0 plays Black (the kernels count for Black), else -1."""
+    return 1.0 if state.seat_colour(0) == "black" else -1.0
+
+
+def _position(state):
+    return state.geometry.neighbours, state.board, int(state.pawn), int(state.colour_to_move), state._swap_allowed()
+
+
+def random_rollout(state, rng: random.Random) -> float:
+    neighbours, board, pawn, colour, swap = _position(state)
+    _, black_wins = kernels.random_playouts(neighbours, board, pawn, colour, swap, 1, rng.getrandbits(31))
+    return _black_sign(state) * (1.0 if black_wins else -1.0)
+
+
+def rollout(state, rng: random.Random) -> float:
+    neighbours, board, pawn, colour, swap = _position(state)
+    black_wins = kernels_trike.guided_playout(neighbours, board, pawn, colour, swap, rng.getrandbits(31))
+    return _black_sign(state) * (1.0 if black_wins else -1.0)
+
+
+def evaluate(state) -> float:
+    if state.is_over():
+        return state.returns()[0]
+    neighbours, board, pawn, colour, _ = _position(state)
+    mover = kernels_trike.evaluate_mover(neighbours, board, pawn, colour)
+    # the colour to move, as a sign for seat 0
+    sign = _black_sign(state) * (1.0 if colour == 1 else -1.0)
+    return sign * mover
+
+
+def compiled_search(agent, state, clock):
+    """The whole MCTS in a kernel once the pie rule is settled; ``None`` before that."""
+    from . import mcts_trike
+
+    if not mcts_trike.applicable(state):
+        return None
+    return mcts_trike.search(state, clock, agent.rng, agent.exploration)

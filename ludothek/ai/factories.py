@@ -1,0 +1,47 @@
+"""Agent factories named in :data:`ludothek.ai.base._AGENTS`: ``mcts``, ``uct``,
+``alphabeta`` (each with an optional budget argument) and ``bot`` (a level 1..5)."""
+
+from __future__ import annotations
+
+from ..core.errors import OptionError
+from ..core.registry import game_class
+from .base import Agent
+from .budget import Budget
+
+
+def _budget(argument: str | None, default: Budget) -> Budget:
+    return default if not argument else Budget.parse(argument)
+
+
+def mcts_factory(game: str, argument: str | None, seed: int | None) -> Agent:
+    from .mcts import MCTSAgent
+
+    game_class(game)  # an unknown game fails here, with the list of games
+    return MCTSAgent(game, seed, _budget(argument, Budget(seconds=1.0)))
+
+
+def uct_factory(game: str, argument: str | None, seed: int | None) -> Agent:
+    from .mcts import plain_uct
+
+    game_class(game)
+    return plain_uct(game, seed, _budget(argument, Budget(seconds=1.0)))
+
+
+def alphabeta_factory(game: str, argument: str | None, seed: int | None) -> Agent:
+    from .alphabeta import AlphaBetaAgent
+
+    game_class(game)
+    return AlphaBetaAgent(game, seed, _budget(argument, Budget(seconds=1.0)))
+
+
+def bot_factory(game: str, argument: str | None, seed: int | None) -> Agent:
+    from .levels import LEVELS, level_agent
+
+    if argument is None:
+        raise OptionError(f"agent 'bot' needs a level: bot:1 .. bot:{max(LEVELS)}")
+    try:
+        level = int(argument)
+    except ValueError:
+        raise OptionError(f"bot level must be a number 1..{max(LEVELS)}, not {argument!r}") from None
+    game_class(game)
+    return level_agent(game, level, seed)

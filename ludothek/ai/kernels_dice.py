@@ -1,0 +1,65 @@
+"""Compiled evaluation for the dice games (Trigeo, Hexalit) over the shared dice kernels
+(:mod:`ludothek.games.dice.kernels`); no rule is implemented here, only judged.
+
+Board: ``int8[66]``, ``+f`` a White die showing ``f``, ``-f`` a Black one. Values are in
+pawn units for White (positive = good for White).
+"""
+
+import numpy as np
+from numba import njit
+
+from ..boards.triangle66 import G_ROW, G_TOUCH
+from ..games.dice.kernels import CELLS, MAX_MOVES, find_one, gen_moves, is_attacked
+
+# material by face: the 1 is the king (not counted; its safety is), 2 pawn .. 6 queen
+FACE_VALUE = np.array([0.0, 0.0, 1.0, 3.0, 3.5, 5.0, 9.0])
+
+
+@njit(cache=True)
+def one_safety(board, geo, side, jumps):
+    """How safe ``side``'s 1 is, in pawns (<= 0): threatened, few free touching cells,
+    enemy dice close by. A side without a 1 scores -100 (it has lost)."""
+    king = find_one(board, side)
+    if king < 0:
+        return -100.0
+    score = 0.0
+    if is_attacked(board, geo, king, 1 - side, jumps):
+        score -= 1.5
+    sgn = 1 - 2 * side
+    free = 0
+    for k in range(12):
+        t = geo[king, G_TOUCH + k]
+        if t < 0:
+            break
+        v = board[t] * sgn
+        if v == 0:
+            if not is_attacked(board, geo, t, 1 - side, jumps):
+                free += 1
+        elif v < 0:
+            score -= 0.3  # an enemy die right next to the 1
+    if free == 0:
+        score -= 1.0
+    elif free == 1:
+        score -= 0.4
+    return score
+
+
+@njit(cache=True)
+def evaluate_white(board, geo, jumps, promote):
+    """Material, pawn advance, mobility and the 1s' safety, for White, in pawns."""
+    material = 0.0
+    advance = 0.0
+    for cell in range(CELLS):
+        v = board[cell]
+        if v == 0:
+            continue
+        face = v if v > 0 else -v
+        sgn = 1.0 if v > 0 else -1.0
+        material += sgn * FACE_VALUE[face]
+        if face == 2:
+            row = geo[cell, G_ROW]
+            advance += sgn * 0.08 * ((row - 1) if v > 0 else (6 - row))
+    out = np.empty(MAX_MOVES, np.int32)
+    mobility = 0.03 * (gen_moves(board, geo, 0, jumps, promote, out) - gen_moves(board, geo, 1, jumps, promote, out))
+    safety = one_safety(board, geo, 0, jumps) - one_safety(board, geo, 1, jumps)
+    return material + advance + mobility + safety

@@ -1,0 +1,44 @@
+"""Per-game knowledge for the searches: evaluation, playouts, move ordering.
+
+Each game may have a module ``ludothek.ai.eval_<game>`` offering some of
+
+* ``evaluate(state) -> float`` — a heuristic value for seat 0 in (-1, 1) (alpha-beta leaves);
+* ``rollout(state, rng) -> float`` — a compiled playout (possibly guided), its result for
+  seat 0 in [-1, 1] (MCTS leaves);
+* ``random_rollout(state, rng) -> float`` — a compiled *uniformly random* playout;
+* ``order(state, actions) -> list`` — actions in a promising order (alpha-beta);
+* ``compiled_search(agent, state, clock) -> Analysis | None`` — the agent's whole MCTS in a
+  kernel where the game can (``None``: use the Python tree here).
+
+Whatever a game lacks comes from :mod:`.eval_generic` (slow, protocol-only fallbacks), so
+every registered game gets every agent.
+"""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+from functools import lru_cache
+from types import SimpleNamespace
+
+from . import eval_generic
+
+_NAMES = ("evaluate", "rollout", "random_rollout", "order", "compiled_search")
+
+
+@lru_cache(maxsize=None)
+def knowledge(game: str) -> SimpleNamespace:
+    try:
+        module = importlib.import_module(f"ludothek.ai.eval_{game}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"ludothek.ai.eval_{game}":
+            raise
+        module = eval_generic
+    except ImportError as exc:  # the game's kernels changed under the knowledge module
+        warnings.warn(f"ludothek.ai.eval_{game} is out of step with the game ({exc}); "
+                      "using slow generic playouts", RuntimeWarning, stacklevel=2)
+        module = eval_generic
+    found = {name: getattr(module, name, None) or getattr(eval_generic, name) for name in _NAMES}
+    if getattr(module, "random_rollout", None) is None and getattr(module, "rollout", None) is not None:
+        found["random_rollout"] = eval_generic.random_rollout
+    return SimpleNamespace(module=module.__name__, **found)

@@ -1,0 +1,36 @@
+"""Tournament games on a Ray cluster (optional: ``pip install ray``, the ``ludothek[ray]``
+extra). Each game is one Ray task running :func:`ludothek.ai.match.play_game`; results
+stream back as tasks finish, exactly as from the local process pool."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..core.errors import OptionError
+from .match import GameResult, GameSpec, play_game
+
+
+def available() -> bool:
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def run_games_ray(specs: list[GameSpec], address: str | None) -> Iterator[GameResult]:
+    """``address``: a cluster (``ray://host:10001``, ``auto``) or ``local`` for a fresh
+    local Ray instance."""
+    try:
+        import ray
+    except ImportError:
+        raise OptionError("--ray needs the 'ray' package: pip install 'ludothek[ray]'") from None
+    if not ray.is_initialized():
+        ray.init(address=None if address in (None, "", "local") else address, ignore_reinit_error=True,
+                 log_to_driver=False)
+    task = ray.remote(play_game)
+    pending = [task.remote(spec) for spec in specs]
+    while pending:
+        done, pending = ray.wait(pending, num_returns=1)
+        for ref in done:
+            yield ray.get(ref)

@@ -1,0 +1,381 @@
+"""The Bitis game state: the protocol over :mod:`.kernels`."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Hashable
+
+import numpy as np
+
+from ...boards.grid import grid
+from ...core.errors import GameOver, IllegalMove, ParseError, PositionError
+from ...core.protocol import TERMINAL, GameState
+from . import kernels as K
+from .dice import DIE_FACES, DIE_NAMES, FACES, OPPOSITE_PAIRS, ORIENTATION_OF, die_index, faces_text
+
+GRID = grid(6, 4)
+_SIDE_WORDS = ("north", "east", "south", "west")
+_MOVE = re.compile(r"^\s*([A-Za-z]+)\s*(\d)\s*,?\s*(\d)\s*(?::|\s)\s*(\d+)\s*$")
+_DIE_FIELD = re.compile(r"^(\d)\s*,?\s*(\d):(\d+)$")
+_PLAYERS = ("A", "B")
+
+
+def _opposite(die: int, face: int) -> int:
+    for a, b in OPPOSITE_PAIRS[die]:
+        if face == a:
+            return b
+        if face == b:
+            return a
+    return -1
+
+
+def parse_faces(die: int, text: str, error: type[ParseError] = ParseError) -> int:
+    """The orientation number of die ``die`` showing ``text`` = N, E, S, W faces."""
+    name = DIE_NAMES[die]
+    if len(text) != 4 or not text.isdigit():
+        raise error(f"{text!r} must be four digits: the faces north, east, south and west of {name}")
+    faces = tuple(int(ch) for ch in text)
+    for side, face in zip(_SIDE_WORDS, faces):
+        if face not in DIE_FACES[die]:
+            listed = " ".join(str(f) for f in DIE_FACES[die])
+            raise error(f"{name} has no face {face} (its {side} face in {text!r}); {name} has {listed}")
+    for (i, j) in ((0, 2), (1, 3)):
+        if _opposite(die, faces[i]) != faces[j]:
+            raise error(
+                f"{text!r} cannot be a side view of {name}: its {_SIDE_WORDS[i]} and {_SIDE_WORDS[j]} faces must be "
+                f"opposite faces, and {faces[i]} is opposite {_opposite(die, faces[i])}"
+            )
+    return ORIENTATION_OF[die][faces]
+
+
+class BitisState(GameState):
+    """Bitis (Michael Winkelmann) with the three shared Miwin dice III, IV and V.
+
+    Action encoding: ``die * 576 + cell * 24 + orientation`` (1728 actions): die III, IV, V =
+    0, 1, 2; cell ``(row - 1) * 4 + (column - 1)``; orientation 0..23 as numbered in
+    :mod:`ludothek.games.bitis.dice` (lexicographic rank of the N, E, S, W faces).
+
+    Moves are written compactly as one token, ``IV43:9318`` (die, row, column, then the
+    north, east, south and west faces); parsing also accepts ``IV 4,3 9318`` and mixtures.
+    Positions: ``<III> <IV> <V> <last> <to move>``, each die ``-`` or ``RC:NESW``, e.g.
+    ``- 43:9318 - IV B``; the start is ``- - - - A``.
+
+    Seats: 0 is A (owns rows 4..6, base line row 6), 1 is B (base line row 1); colours and
+    results are written ``a`` and ``b``. Threefold repetition of a position (dice, last die,
+    player to move) is a draw.
+
+    A position string must describe a position that can arise in a game: the opening steps
+    are checked directly, positions with three dice against the solved table of every
+    reachable position (:mod:`.solution`).
+    """
+
+    name = "bitis"
+    title = {"en": "Bitis", "de": "Bitis"}
+    colours = ("a", "b")
+    TRACK_REPETITIONS = True
+
+    # ------------------------------------------------------------------ set-up
+    def _clear(self) -> None:
+        self.cells = np.full(3, -1, dtype=np.int8)
+        self.ors = np.zeros(3, dtype=np.int8)
+        self.last = -1
+        self.mover = 0
+        self._buffer = np.empty(K.MAX_MOVES, dtype=np.int16)
+
+    def _setup_start(self) -> None:
+        self._clear()
+
+    def _setup_position(self, text: str) -> None:
+        self._clear()
+        fields = text.split()
+        if len(fields) != 5:
+            raise PositionError(
+                f"position {text!r} must have 5 fields: die III, die IV, die V (each '-' or RC:NESW such as "
+                f"43:9318), the die placed last and the player to move (A or B)"
+            )
+        for die in range(3):
+            field = fields[die]
+            if field == "-":
+                continue
+            name = DIE_NAMES[die]
+            match = _DIE_FIELD.match(field)
+            if not match:
+                raise PositionError(f"die {name}: {field!r} must be '-' or row, column, ':' and four faces, e.g. 43:9318")
+            try:
+                cell = GRID.parse_cell(match.group(1) + match.group(2))
+                orientation = parse_faces(die, match.group(3), PositionError)
+            except PositionError:
+                raise
+            except ParseError as exc:
+                raise PositionError(f"die {name}: {exc}") from None
+            for other in range(die):
+                if self.cells[other] == cell:
+                    raise PositionError(f"dice {DIE_NAMES[other]} and {name} are both on {GRID.names[cell]}")
+            self.cells[die] = cell
+            self.ors[die] = orientation
+        last = fields[3].upper()
+        if last == "-":
+            self.last = -1
+        elif die_index(last) >= 0:
+            self.last = die_index(last)
+            if self.cells[self.last] < 0:
+                raise PositionError(f"the die placed last, {last}, is not on the board")
+        else:
+            raise PositionError(f"the die placed last must be III, IV, V or '-', not {fields[3]!r}")
+        player = fields[4].upper()
+        if player not in _PLAYERS:
+            raise PositionError(f"the player to move must be A or B, not {fields[4]!r}")
+        self.mover = _PLAYERS.index(player)
+        self._check_consistent()
+
+    def _check_consistent(self) -> None:
+        count = int(K.on_board(self.cells))
+        on = [d for d in range(3) if self.cells[d] >= 0]
+        if count == 0:
+            if self.last != -1 or self.mover != 0:
+                raise PositionError("with no die on the board nothing was placed last ('-') and A is to move")
+            return
+        if self.last < 0:
+            raise PositionError("dice are on the board, so the position must name the die placed last")
+        name = DIE_NAMES
+        if count == 1:
+            if GRID.row_of[self.cells[on[0]]] != 4:
+                raise PositionError(f"A's opening die {name[on[0]]} must stand on row 4")
+            if self.mover != 1:
+                raise PositionError("after A's opening placement B is to move")
+            return
+        if count == 2:
+            first = on[0] if on[1] == self.last else on[1]
+            if GRID.row_of[self.cells[first]] != 4:
+                raise PositionError(f"A's opening die {name[first]} must stand on row 4")
+            if self.cells[self.last] != GRID.ortho[self.cells[first], 0]:
+                raise PositionError(f"B's opening die {name[self.last]} must stand directly north of {name[first]}")
+            if self.mover != 0:
+                raise PositionError("after the second opening placement A is to move")
+        for d in on:
+            side = int(K.chain_break(self.cells, self.ors, d, self.cells[d], self.ors[d]))
+            if side >= 0:
+                raise PositionError(f"the chain rule is broken: {self._contact_text(d, self.cells[d], self.ors[d], side)}")
+        if count == 2:
+            return
+        others = [d for d in range(3) if d != self.last]
+        if not GRID.touching[self.cells[others[0]], self.cells[others[1]]]:
+            raise PositionError(
+                f"{name[others[0]]} and {name[others[1]]} do not touch: the dice not placed last must touch each other"
+            )
+        if not any(GRID.face_to_face[self.cells[self.last], self.cells[d]] for d in others):
+            raise PositionError(f"the die placed last, {name[self.last]}, must be face to face with another die")
+        for d in others:
+            if GRID.row_of[self.cells[d]] in (1, 6):
+                raise PositionError(
+                    f"{name[d]} stands on a base line but was not placed last: the game would have ended then"
+                )
+        from .solution import get_solution  # the solved table knows every reachable position
+
+        if not get_solution().reachable(self):
+            raise PositionError(
+                "this position cannot arise in a game: no sequence of legal placements from the start leads to it"
+            )
+
+    @property
+    def num_actions(self) -> int:
+        return K.NUM_ACTIONS
+
+    # ------------------------------------------------------------------ rules
+    def dice_on_board(self) -> int:
+        return int(K.on_board(self.cells))
+
+    def _ended_by_placement(self) -> bool:
+        return bool(K.ended_by_placement(self.cells, self.last))
+
+    def _has_move(self) -> bool:
+        return bool(K.has_move(self.cells, self.ors, self.last))
+
+    def is_over(self) -> bool:
+        if self._ended_by_placement() or not self._has_move():
+            return True
+        return self.repetitions() >= 3
+
+    def current_player(self) -> int:
+        return TERMINAL if self.is_over() else self.mover
+
+    def legal_actions(self) -> list[int]:
+        if self.is_over():
+            return []
+        count = K.gen_moves(self.cells, self.ors, self.last, self._buffer)
+        return [int(a) for a in self._buffer[:count]]
+
+    def is_legal(self, action: int) -> bool:
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            return False
+        if not 0 <= action < K.NUM_ACTIONS or self.is_over():
+            return False
+        return K.diagnose(self.cells, self.ors, self.last, int(action))[0] == K.OK
+
+    def _apply(self, action: int) -> Any:
+        die, cell, orientation = action // 576, (action // 24) % 24, action % 24
+        token = (die, int(self.cells[die]), int(self.ors[die]), self.last)
+        self.cells[die] = cell
+        self.ors[die] = orientation
+        self.last = die
+        self.mover ^= 1
+        return token
+
+    def _unapply(self, token: Any) -> None:
+        die, cell, orientation, last = token
+        self.cells[die] = cell
+        self.ors[die] = orientation
+        self.last = last
+        self.mover ^= 1
+
+    def winner(self) -> str | None:
+        if self._ended_by_placement():
+            return "a" if GRID.row_of[self.cells[self.last]] == 1 else "b"
+        if not self._has_move():
+            return self.colours[1 - self.mover]
+        return None
+
+    def termination(self) -> str | None:
+        """Why the game ended, in words (``None`` while it goes on)."""
+        if self._ended_by_placement():
+            row = int(GRID.row_of[self.cells[self.last]])
+            placer = _PLAYERS[1 - self.mover]
+            own = (placer == "A" and row == 6) or (placer == "B" and row == 1)
+            verb = "his own" if own else "the opponent's"
+            return f"{placer} placed {DIE_NAMES[self.last]} on {verb} base line (row {row})"
+        if not self._has_move():
+            return f"{_PLAYERS[self.mover]} has no legal placement"
+        if self.repetitions() >= 3:
+            return "the position occurred for the third time"
+        return None
+
+    # ------------------------------------------------------------------ notation
+    def _die_field(self, die: int) -> str:
+        if self.cells[die] < 0:
+            return "-"
+        return f"{GRID.compact_names[self.cells[die]]}:{faces_text(die, int(self.ors[die]))}"
+
+    def position(self) -> str:
+        dice = " ".join(self._die_field(d) for d in range(3))
+        last = "-" if self.last < 0 else DIE_NAMES[self.last]
+        return f"{dice} {last} {_PLAYERS[self.mover]}"
+
+    def key(self) -> Hashable:
+        return (tuple(int(c) for c in self.cells), tuple(int(o) for o in self.ors), self.last, self.mover)
+
+    def action_to_str(self, action: int) -> str:
+        die, cell, orientation = action // 576, (action // 24) % 24, action % 24
+        return f"{DIE_NAMES[die]}{GRID.compact_names[cell]}:{faces_text(die, orientation)}"
+
+    def parse_move(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise ParseError(f"a move must be text, not {type(text).__name__}")
+        match = _MOVE.match(text)
+        if not match:
+            raise ParseError(
+                f"{text!r} is not a placement: write die, cell and the north, east, south, west faces, "
+                f"e.g. 'IV 4,3 9318' or 'IV43:9318'"
+            )
+        die = die_index(match.group(1))
+        if die < 0:
+            raise ParseError(f"{text!r}: unknown die {match.group(1)!r} (the dice are III, IV and V)")
+        cell = GRID.parse_cell(match.group(2) + match.group(3))
+        orientation = parse_faces(die, match.group(4))
+        action = die * 576 + cell * 24 + orientation
+        if self.is_over():
+            raise GameOver(f"cannot play {text.strip()!r}: the game is over ({self.termination()})")
+        code, detail = K.diagnose(self.cells, self.ors, self.last, action)
+        if code != K.OK:
+            raise IllegalMove(f"{self.action_to_str(action)} is not legal: {self._explain(action, int(code), int(detail))}")
+        return action
+
+    def _contact_text(self, die: int, cell: int, orientation: int, side: int) -> str:
+        neighbour_cell = int(GRID.ortho[cell, side])
+        other = next(k for k in range(3) if k != die and self.cells[k] == neighbour_cell)
+        mine = int(FACES[die, orientation, side])
+        theirs = int(FACES[other, self.ors[other], (side + 2) % 4])
+        return (
+            f"at the {_SIDE_WORDS[side]} contact, {DIE_NAMES[die]} on {GRID.names[cell]} shows {mine} "
+            f"but {DIE_NAMES[other]} on {GRID.names[neighbour_cell]} shows {theirs}"
+        )
+
+    def _explain(self, action: int, code: int, detail: int) -> str:
+        die, cell, orientation = action // 576, (action // 24) % 24, action % 24
+        name = DIE_NAMES[die]
+        where = GRID.names[cell]
+        if code == K.OPEN1_ROW:
+            return f"A's first placement must be on row 4 (his side of the middle line), not on {where}"
+        if code == K.OPEN2_DIE:
+            return f"{name} is already on the board; B's opening placement uses one of the two other dice"
+        if code == K.OPEN2_CELL:
+            north = GRID.names[GRID.ortho[self.cells[self.last], 0]]
+            return f"B's opening placement goes directly north of A's first die, on {north}, not on {where}"
+        if code == K.OPEN3_DIE:
+            third = next(k for k in range(3) if self.cells[k] < 0)
+            return f"{name} is already on the board; A's second opening placement uses the third die, {DIE_NAMES[third]}"
+        if code == K.OPEN3_CELL:
+            first = next(k for k in range(3) if self.cells[k] >= 0 and k != self.last)
+            options = [GRID.names[GRID.ortho[self.cells[first], s]] for s in (3, 1, 2) if GRID.ortho[self.cells[first], s] >= 0]
+            return (
+                f"A's second opening placement must be face to face with his first die {DIE_NAMES[first]} on its west, "
+                f"east or south side ({', '.join(options)}), not on {where}"
+            )
+        if code == K.CHAIN:
+            return "chain rule: " + self._contact_text(die, cell, orientation, detail)
+        if code == K.LAST_DIE:
+            return f"{name} was placed last and may not be taken now"
+        if code == K.STRANDS:
+            a, b = [k for k in range(3) if k != die]
+            return (
+                f"lifting {name} strands the others: {DIE_NAMES[a]} on {GRID.names[self.cells[a]]} and "
+                f"{DIE_NAMES[b]} on {GRID.names[self.cells[b]]} would no longer touch"
+            )
+        if code == K.OCCUPIED:
+            other = next(k for k in range(3) if self.cells[k] == cell)
+            return f"{where} is occupied by {DIE_NAMES[other]}"
+        if code == K.SAME_CELL:
+            return f"{name} must move to another cell than the one it is lifted from ({where})"
+        if code == K.NOT_FACING:
+            a, b = [k for k in range(3) if k != die]
+            return f"{where} is not face to face with {DIE_NAMES[a]} or {DIE_NAMES[b]} (a corner touch is not enough)"
+        return f"rule {code} broken"
+
+    @classmethod
+    def join_record_words(cls, words: list[tuple[str, int]]) -> list[tuple[str, int]]:
+        """Join spaced placements (``IV 4,3 9318`` or ``IV 43:9318``) into one token."""
+        joined: list[tuple[str, int]] = []
+        i = 0
+        while i < len(words):
+            word, line = words[i]
+            if word.upper() in DIE_NAMES:
+                for span in (3, 2):
+                    if i + span <= len(words):
+                        text = " ".join(w for w, _ in words[i : i + span])
+                        if _MOVE.match(text):
+                            joined.append((text, line))
+                            i += span
+                            break
+                else:
+                    joined.append((word, line))
+                    i += 1
+                continue
+            joined.append((word, line))
+            i += 1
+        return joined
+
+    # ------------------------------------------------------------------ speed
+    def perft(self, depth: int) -> int:
+        """Leaves ``depth`` plies deep: a base line placement is a leaf, a position without
+        placements has none below it (so perft(3) = 6144 from the start); repetition is ignored."""
+        if depth <= 0 or self._ended_by_placement():
+            return 1
+        return int(K.perft(self.cells.copy(), self.ors.copy(), self.last, depth))
+
+    def random_playouts(self, count: int, seed: int) -> tuple[int, int]:
+        plies, _, _, _ = K.random_playouts(self.cells, self.ors, self.last, self.mover, count, seed)
+        return int(plies), count
+
+    def render(self) -> Any:
+        from .render import render_board
+
+        return render_board(self)

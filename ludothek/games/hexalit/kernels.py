@@ -1,0 +1,269 @@
+"""Hexalit's turn rules as compiled kernels (numba, cached) over the shared dice kernels.
+
+How each face moves, threats and escapes come from :mod:`ludothek.games.dice.kernels`
+(one implementation for Trigeo and Hexalit); this module adds what only Hexalit has:
+rolls, the life of temporary faces, the Eins-Gebot, and the end of the game.
+
+Arrays
+------
+``board``  ``int8[66]``: ``+f`` White die showing ``f``, ``-f`` Black, ``0`` empty.
+``temp``   ``bool[66]``: the face on that cell is temporary (it was rolled).
+``geo``    :data:`ludothek.boards.triangle66.GEO`.
+``side``   ``0`` White, ``1`` Black: the side whose turn it is.
+
+Actions (the same numbers as :class:`~ludothek.games.hexalit.state.HexalitState`)
+------------------------------------------------------------------------------
+``from * 66 + to``   move the die on ``from`` by its face (``0 .. 4355``)
+``ROLL + cell``      roll the die on ``cell`` (``4356 .. 4421``); its outcome follows
+``OUTCOME + f - 1``  chance: the roll shows ``f`` (``4422 .. 4427``)
+
+A *turn* is one move, or one roll together with its outcome.  The Eins-Gebot flag
+``keep`` passed to :func:`play_move` / :func:`play_roll` is whether the mover's last 1
+was threatened at the start of the turn (then his temporary faces are kept).
+"""
+
+import numpy as np
+from numba import njit
+
+from ..dice.kernels import (
+    CELLS,
+    MAX_MOVES,
+    ZOBRIST,
+    count_ones,
+    gen_moves,
+    is_attacked,
+    king_escapes,
+)
+
+
+ROLL = CELLS * CELLS  # 4356
+OUTCOME = ROLL + CELLS  # 4422
+DOUBLE = OUTCOME + 6  # 4428
+TAKE = DOUBLE + 1
+DROP = DOUBLE + 2
+NUM_ACTIONS = DROP + 1
+
+# game results of the playout kernel
+ONGOING, WHITE_WINS, BLACK_WINS, DRAW = 0, 1, 2, 3
+
+_NOJ = np.zeros(0, dtype=np.int16)  # Hexalit has no jump fields
+_rng = np.random.default_rng(0x4E7A11)
+#: Zobrist keys of "the face on this cell is temporary"
+ZOBRIST_TEMP = _rng.integers(1, 2**63, size=CELLS, dtype=np.uint64)
+ZOBRIST_TEMP.setflags(write=False)
+
+
+@njit(cache=True)
+def lone_one(board, side):
+    """The cell of ``side``'s only 1, or -1 if it has none or several."""
+    sgn = 1 - 2 * side
+    cell = -1
+    for c in range(CELLS):
+        if board[c] * sgn == 1:
+            if cell >= 0:
+                return -1
+            cell = c
+    return cell
+
+
+@njit(cache=True)
+def gebot_cell(board, geo, side):
+    """The cell of ``side``'s last 1 if it is threatened (the Eins-Gebot holds), else -1."""
+    one = lone_one(board, side)
+    if one >= 0 and is_attacked(board, geo, one, 1 - side, _NOJ):
+        return one
+    return -1
+
+
+@njit(cache=True)
+def turn_actions(board, geo, side, out):
+    """Write ``side``'s legal moves and rolls into ``out`` (``int32``, at least
+    ``MAX_MOVES`` long); return how many.  Zero when ``side`` has no 1 left."""
+    sgn = 1 - 2 * side
+    ones = count_ones(board, side)
+    if ones == 0:
+        return 0
+    if ones == 1:
+        one = lone_one(board, side)
+        if is_attacked(board, geo, one, 1 - side, _NOJ):
+            # Eins-Gebot: the last 1 must move to a cell where it is not threatened
+            return king_escapes(board, geo, one, side, _NOJ, out, 0)
+    n = gen_moves(board, geo, side, _NOJ, False, out)
+    for cell in range(CELLS):
+        v = board[cell] * sgn
+        if v == 2 or (v == 1 and ones >= 2):
+            out[n] = ROLL + cell
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def fix_lone_ones(board, temp):
+    """A side with exactly one die showing 1: that face is permanent."""
+    for side in range(2):
+        one = lone_one(board, side)
+        if one >= 0:
+            temp[one] = False
+
+
+@njit(cache=True)
+def end_turn(board, temp, side, keep, fresh):
+    """End ``side``'s turn: unless ``keep`` (the Eins-Gebot held at its start), every
+    temporary die of ``side`` except ``fresh`` (the die rolled this turn, or -1) turns
+    back to 2.  Lone 1s are made permanent before and after."""
+    fix_lone_ones(board, temp)
+    if not keep:
+        sgn = 1 - 2 * side
+        for cell in range(CELLS):
+            if temp[cell] and cell != fresh and board[cell] * sgn > 0:
+                board[cell] = 2 * sgn
+                temp[cell] = False
+    fix_lone_ones(board, temp)
+
+
+@njit(cache=True)
+def play_move(board, temp, side, move, keep):
+    """Move ``from * 66 + to`` and end the turn."""
+    frm = move // CELLS
+    to = move - frm * CELLS
+    board[to] = board[frm]
+    board[frm] = 0
+    temp[to] = temp[frm]  # a captured die's flag goes with it
+    temp[frm] = False
+    end_turn(board, temp, side, keep, -1)
+
+
+@njit(cache=True)
+def play_roll(board, temp, side, cell, face, keep):
+    """The die on ``cell`` was rolled and shows ``face``; end the turn."""
+    board[cell] = face * (1 - 2 * side)
+    temp[cell] = True
+    end_turn(board, temp, side, keep, cell)
+
+
+@njit(cache=True)
+def threatened_ones(board, geo, side):
+    """How many of ``side``'s 1s the opponent could capture now."""
+    sgn = 1 - 2 * side
+    n = 0
+    for c in range(CELLS):
+        if board[c] * sgn == 1 and is_attacked(board, geo, c, 1 - side, _NOJ):
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def position_hash(board, temp, side):
+    h = np.uint64(0)
+    for c in range(CELLS):
+        v = board[c]
+        if v != 0:
+            h ^= ZOBRIST[c, v + 6]
+            if temp[c]:
+                h ^= ZOBRIST_TEMP[c]
+    if side == 1:
+        h ^= ZOBRIST[CELLS, 0]
+    return h
+
+
+@njit(cache=True)
+def _perft(board, temp, geo, side, depth):
+    if count_ones(board, 0) == 0 or count_ones(board, 1) == 0:
+        return 1
+    buf = np.empty(MAX_MOVES, dtype=np.int32)
+    n = turn_actions(board, geo, side, buf)
+    if n == 0:
+        return 1
+    if depth == 1:
+        total = 0
+        for k in range(n):
+            total += 6 if buf[k] >= ROLL else 1
+        return total
+    keep = gebot_cell(board, geo, side) >= 0
+    b2 = np.empty_like(board)
+    t2 = np.empty_like(temp)
+    total = 0
+    for k in range(n):
+        a = buf[k]
+        if a < ROLL:
+            b2[:] = board
+            t2[:] = temp
+            play_move(b2, t2, side, a, keep)
+            total += _perft(b2, t2, geo, 1 - side, depth - 1)
+        else:
+            for face in range(1, 7):
+                b2[:] = board
+                t2[:] = temp
+                play_roll(b2, t2, side, a - ROLL, face, keep)
+                total += _perft(b2, t2, geo, 1 - side, depth - 1)
+    return total
+
+
+@njit(cache=True)
+def perft(board, temp, geo, side, depth):
+    """Leaves of the tree ``depth`` turns deep; a roll is six leaves, one per face.
+    A finished game is one leaf.  (Repetition and ``max_plies`` are not looked at.)"""
+    if depth <= 0:
+        return 1
+    return _perft(board.copy(), temp.copy(), geo, side, depth)
+
+
+@njit(cache=True)
+def random_playouts(board0, temp0, geo, side0, plies0, max_plies, count, seed):
+    """Play ``count`` games of uniformly random actions (a roll is one action; its face is
+    drawn uniformly) from the given position, to the end: a win, threefold repetition or
+    ``max_plies`` turns in all (``plies0`` were played before).
+
+    Returns ``(turns, white wins, black wins, draws)``."""
+    np.random.seed(seed)
+    board = np.empty_like(board0)
+    temp = np.empty_like(temp0)
+    buf = np.empty(MAX_MOVES, dtype=np.int32)
+    limit = max_plies - plies0
+    limit = max(limit, 0)
+    history = np.empty(limit + 1, dtype=np.uint64)
+    turns = 0
+    white = 0
+    black = 0
+    draws = 0
+    for _ in range(count):
+        board[:] = board0
+        temp[:] = temp0
+        side = side0
+        history[0] = position_hash(board, temp, side)
+        played = 0
+        repeated = False
+        while True:
+            if count_ones(board, 1 - side) == 0:
+                result = WHITE_WINS if side == 0 else BLACK_WINS
+                break
+            n = turn_actions(board, geo, side, buf)
+            if n == 0:
+                result = BLACK_WINS if side == 0 else WHITE_WINS
+                break
+            if repeated or played >= limit:
+                result = DRAW
+                break
+            keep = gebot_cell(board, geo, side) >= 0
+            a = buf[np.random.randint(0, n)]
+            if a < ROLL:
+                play_move(board, temp, side, a, keep)
+            else:
+                play_roll(board, temp, side, a - ROLL, np.random.randint(1, 7), keep)
+            side = 1 - side
+            played += 1
+            h = position_hash(board, temp, side)
+            history[played] = h
+            seen = 1
+            for k in range(played - 2, -1, -2):
+                if history[k] == h:
+                    seen += 1
+            repeated = seen >= 3
+        turns += played
+        if result == WHITE_WINS:
+            white += 1
+        elif result == BLACK_WINS:
+            black += 1
+        else:
+            draws += 1
+    return turns, white, black, draws

@@ -1,0 +1,57 @@
+"""A Hexalit match for stakes: games with the doubling cube until a player reaches the
+agreed number of points (``rules/hexalit.md``, "Stakes and the doubling cube")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ...core.errors import GameOver, OptionError
+from ...core.protocol import GameState
+
+
+@dataclass
+class HexalitMatch:
+    """The score of a match to ``length`` points between two named players.
+
+    After each game call :meth:`add` with the finished state and the name of the player who
+    had White; the winner scores the game's stake (:meth:`HexalitState.points`).  A drawn
+    game scores nothing."""
+
+    length: int
+    players: tuple[str, str] = ("player 1", "player 2")
+    score: dict[str, int] = field(default_factory=dict)
+    #: per game: (winner's name or None for a draw, points)
+    games: list[tuple[str | None, int]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.length, bool) or not isinstance(self.length, int) or self.length < 1:
+            raise OptionError(f"a match is played to at least 1 point, not {self.length!r}")
+        if len(self.players) != 2 or self.players[0] == self.players[1]:
+            raise OptionError("a match needs two players with different names")
+        self.score = {name: self.score.get(name, 0) for name in self.players}
+
+    def add(self, state: GameState, white: str) -> None:
+        """Count a finished game in which ``white`` played White."""
+        if self.is_over():
+            raise GameOver(f"the match is over: {self.winner()} has {self.length} points")
+        if not state.is_over():
+            raise GameOver("only a finished game counts for the match")
+        if white not in self.players:
+            raise OptionError(f"{white!r} is not a player of this match ({', '.join(self.players)})")
+        black = self.players[1] if white == self.players[0] else self.players[0]
+        points = state.points()  # type: ignore[attr-defined]
+        won = state.winner()
+        name = None if won is None else (white if won == "white" else black)
+        earned = points[won] if won is not None else 0
+        if name is not None:
+            self.score[name] += earned
+        self.games.append((name, earned))
+
+    def is_over(self) -> bool:
+        return any(points >= self.length for points in self.score.values())
+
+    def winner(self) -> str | None:
+        for name, points in self.score.items():
+            if points >= self.length:
+                return name
+        return None

@@ -1,0 +1,673 @@
+"""The Hexalit game state: the protocol over :mod:`.kernels` (``rules/hexalit.md``)."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Hashable
+from typing import Any
+
+import numpy as np
+
+from ...boards import triangle66 as T
+from ...core.errors import GameOver, IllegalMove, ParseError, PositionError
+from ...core.options import Option
+from ...core.protocol import CHANCE, TERMINAL, GameState
+from ..dice import kernels as DK
+from ..dice.kernels import BLACK, CELLS, MAX_MOVES, WHITE
+from ..dice.notation import check_capture_sign, move_to_text, parse_move_text
+from ..dice.position import FACE_NAMES, SIDE_NAME, format_position, parse_position, start_board
+from . import kernels
+from .kernels import DOUBLE, DROP, NUM_ACTIONS, OUTCOME, ROLL, TAKE
+
+_COLOUR_SIDE = {"white": WHITE, "black": BLACK}
+#: the highest stake the doubling cube shows
+MAX_STAKE = 64
+
+_ROLL = re.compile(r"^([a-z]+\d+)\s*w\s*([1-6])?\s*([\^+]*)$", re.IGNORECASE)
+_OUTCOME = re.compile(r"^(?:([a-z]+\d+)\s*)?(?:w\s*)?([1-6])\s*([\^+]*)$", re.IGNORECASE)
+
+
+class HexalitState(GameState):
+    """Hexalit: Trigeo's dice plus chance — instead of moving, a player may roll a die.
+
+    Actions (cell indices of :mod:`ludothek.boards.triangle66`, row-major A3=0 … F11=65):
+
+    ==========================  ================================================
+    ``from * 66 + to``          move the die on ``from`` by its face (0 … 4355)
+    ``4356 + cell``             roll the die on ``cell`` (4356 … 4421): a chance node follows
+    ``4422 + face - 1``         chance outcome: the rolled die shows ``face`` (4422 … 4427)
+    ``4428``                    offer to double the stake (``double 2``, ``double 4`` …)
+    ``4429`` / ``4430``         ``take`` / ``drop`` the offer
+    ==========================  ================================================
+
+    ``num_actions = 4431``.  A *turn* (a *ply* for ``max_plies`` and :meth:`perft`) is one
+    move, or one roll with its outcome; cube actions happen inside a turn.  Notation:
+    ``B6XC6``, ``C7°D7``, ``B5W`` (a roll, as listed among the legal moves) and ``6`` (its
+    outcome, as listed at the chance node), written together as ``B5W6`` in a record; once
+    the turn is complete it carries ``+`` if it won, else ``^`` if it left an opposing 1
+    threatened.  Cube words: ``double 2``, ``take``, ``drop``.
+
+    Position strings: ``<rows> <side to move> <temporary dice>`` (``rules/triangle-board.md``),
+    plus *(ours)* an optional fourth field ``B5W`` while a roll of the die on B5 waits for its
+    outcome (a chance node).  The cube is not in position strings; records carry it.
+
+    Seat 0 is White, seat 1 Black.  Options: ``first`` (who moves first from the start
+    position; it is also "the player who started", who alone may bring the cube in),
+    ``max_plies`` (turns from the setup position before a draw), ``cube`` (play for stakes
+    with the doubling cube; :class:`~ludothek.games.hexalit.match.HexalitMatch` keeps a
+    match score).
+    """
+
+    name = "hexalit"
+    title = {"en": "Hexalit", "de": "Hexalit"}
+    colours = ("white", "black")
+    OPTIONS = (
+        Option("first", str, "white", "who moves first from the start position (and may bring the cube in)",
+               choices=("white", "black")),
+        Option("max_plies", int, 400, "the game is drawn after this many turns (a roll with its outcome is one)",
+               min=1, max=100_000),
+        Option("cube", bool, False, "play for stakes with the doubling cube (double / take / drop)"),
+    )
+    #: repetitions are counted by this class itself (at turn starts only): see :meth:`repetitions`
+    TRACK_REPETITIONS = False
+
+    # ------------------------------------------------------------------ set-up
+    def _init(self, board: np.ndarray, temp: np.ndarray, side: int, roll_cell: int = -1) -> None:
+        self.board = board
+        self.temp = temp
+        self.side = side
+        #: the die being rolled (a chance node), or -1
+        self.roll_cell = roll_cell
+        #: turns completed since the setup position
+        self.turns = 0
+        #: the stake: 1 until the cube is brought in, then 2, 4, … 64
+        self.cube = 1
+        #: an offer to double waits for ``take`` / ``drop``
+        self.offer = False
+        #: an offer was made in this turn already (at most one per turn)
+        self.offered = False
+        #: the last offer was declined: the side to move (the offerer) has won
+        self.dropped = False
+        self._buffer = np.empty(MAX_MOVES, dtype=np.int32)
+        self._cache: dict[str, Any] = {}
+        self._just_turned = False
+        self._reps: Counter = Counter()
+        if roll_cell < 0:
+            self._reps[self._turn_key()] += 1
+
+    def _setup_start(self) -> None:
+        self._init(start_board(), np.zeros(CELLS, dtype=np.bool_), _COLOUR_SIDE[self.options["first"]])
+
+    def _setup_position(self, text: str) -> None:
+        if not text:
+            raise PositionError("the position is empty: expected '<rows> <side to move> <temporary dice>'")
+        fields = text.split()
+        roll_text = None
+        if len(fields) == 4:
+            roll_text = fields.pop()
+        elif len(fields) > 4:
+            raise PositionError(
+                f"position has {len(fields)} fields; expected 3 (rows, side to move, temporary dice) "
+                "and optionally a pending roll such as 'B5W'"
+            )
+        board, side, temp = parse_position(" ".join(fields))
+        ones = [int(DK.count_ones(board, s)) for s in (WHITE, BLACK)]
+        if ones[WHITE] == 0 and ones[BLACK] == 0:
+            raise PositionError(
+                "neither side has a die showing 1; each side starts with one and a game ends when a side has none"
+            )
+        for s in (WHITE, BLACK):
+            one = int(kernels.lone_one(board, s))
+            if one >= 0 and temp[one]:
+                raise PositionError(
+                    f"temporary dice field: {T.NAMES[one]} holds {SIDE_NAME[s]}'s only 1, and a side's only 1 "
+                    "is always permanent"
+                )
+        roll_cell = -1
+        if roll_text is not None:
+            match = re.match(r"^([a-z]+\d+)w$", roll_text, re.IGNORECASE)
+            if not match:
+                raise PositionError(f"fourth field {roll_text!r} must be a pending roll such as 'B5W'")
+            try:
+                roll_cell = T.parse_cell(match.group(1))
+            except ParseError as exc:
+                raise PositionError(f"pending roll field: {exc}") from None
+            self._init(board, temp, side)
+            why = self._roll_problem(roll_cell)
+            if why:
+                raise PositionError(f"pending roll {roll_text!r} is impossible: {why}")
+        self._init(board, temp, side, roll_cell)
+
+    @property
+    def num_actions(self) -> int:
+        return NUM_ACTIONS
+
+    # ------------------------------------------------------------------ rules
+    def _turn_key(self) -> Hashable:
+        return (self.board.tobytes(), self.temp.tobytes(), self.side)
+
+    def _turn_actions(self) -> list[int]:
+        """Legal moves and rolls of the side to move (ignoring draws and the cube)."""
+        if "turn" not in self._cache:
+            n = kernels.turn_actions(self.board, T.GEO, self.side, self._buffer)
+            self._cache["turn"] = sorted(int(a) for a in self._buffer[:n])
+        return self._cache["turn"]
+
+    def _ones(self, side: int) -> int:
+        return int(DK.count_ones(self.board, side))
+
+    def _gebot_cell(self, side: int | None = None) -> int:
+        """The side's last 1 if it is threatened (Eins-Gebot), else -1."""
+        return int(kernels.gebot_cell(self.board, T.GEO, self.side if side is None else side))
+
+    def _outcome(self) -> tuple[bool, int | None]:
+        """(over, winning side or None)."""
+        if "outcome" not in self._cache:
+            self._cache["outcome"] = self._compute_outcome()
+        return self._cache["outcome"]
+
+    def _compute_outcome(self) -> tuple[bool, int | None]:
+        if self.dropped:
+            return True, self.side
+        if self.offer or self.roll_cell >= 0:
+            return False, None
+        if self._ones(1 - self.side) == 0:
+            return True, self.side  # only from a set-up position
+        if not self._turn_actions():  # no 1 left, or no legal action (e.g. last 1 caught)
+            return True, 1 - self.side
+        if self.repetitions() >= 3 or self.turns >= self.options["max_plies"]:
+            return True, None
+        return False, None
+
+    def is_over(self) -> bool:
+        return self._outcome()[0]
+
+    def winner(self) -> str | None:
+        won = self._outcome()[1]
+        return None if won is None else SIDE_NAME[won]
+
+    def repetitions(self) -> int:
+        """How often the position at the start of this turn (faces, which are temporary,
+        side to move) has occurred at the start of a turn."""
+        return self._reps[self._turn_key()]
+
+    def current_player(self) -> int:
+        if self.is_over():
+            return TERMINAL
+        if self.roll_cell >= 0:
+            return CHANCE
+        if self.offer:
+            return 1 - self.side
+        return self.side
+
+    def _may_double(self) -> bool:
+        if not self.options["cube"] or self.offered or self.offer or self.roll_cell >= 0:
+            return False
+        if self.cube >= MAX_STAKE:
+            return False
+        return self.cube > 1 or self.side == _COLOUR_SIDE[self.options["first"]]
+
+    def legal_actions(self) -> list[int]:
+        if self.is_over():
+            return []
+        if self.roll_cell >= 0:
+            return [OUTCOME + k for k in range(6)]
+        if self.offer:
+            return [TAKE, DROP]
+        actions = list(self._turn_actions())
+        if self._may_double():
+            actions.append(DOUBLE)
+        return actions
+
+    def is_legal(self, action: int) -> bool:
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            return False
+        return int(action) in self.legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.roll_cell < 0 or self.is_over():
+            return []
+        return [(OUTCOME + k, 1 / 6) for k in range(6)]
+
+    def _apply(self, action: int) -> Any:
+        token = (self.board.copy(), self.temp.copy(), self.side, self.roll_cell, self.turns, self.cube,
+                 self.offer, self.offered, self.dropped, self._cache, self._just_turned)
+        self._cache = {}
+        self._just_turned = False
+        turn_key = None
+        if action == DOUBLE:
+            self.offer = True
+            self.offered = True
+        elif action == TAKE:
+            self.offer = False
+            self.cube *= 2
+        elif action == DROP:
+            self.offer = False
+            self.dropped = True
+        elif action >= OUTCOME:
+            # the Eins-Gebot is judged at the start of the turn: the board is unchanged since
+            keep = self._gebot_cell() >= 0
+            kernels.play_roll(self.board, self.temp, self.side, self.roll_cell, action - OUTCOME + 1, keep)
+            self.roll_cell = -1
+            turn_key = self._end_turn()
+        elif action >= ROLL:
+            self.roll_cell = action - ROLL
+        else:
+            keep = self._gebot_cell() >= 0
+            kernels.play_move(self.board, self.temp, self.side, action, keep)
+            turn_key = self._end_turn()
+        return token, turn_key
+
+    def _end_turn(self) -> Hashable:
+        self.side = 1 - self.side
+        self.turns += 1
+        self.offered = False
+        self._just_turned = True
+        key = self._turn_key()
+        self._reps[key] += 1
+        return key
+
+    def _unapply(self, token: Any) -> None:
+        saved, turn_key = token
+        if turn_key is not None:
+            self._reps[turn_key] -= 1
+            if not self._reps[turn_key]:
+                del self._reps[turn_key]
+        (self.board, self.temp, self.side, self.roll_cell, self.turns, self.cube,
+         self.offer, self.offered, self.dropped, self._cache, self._just_turned) = saved
+
+    def _suffix_after_move(self) -> str:
+        if not self._just_turned:
+            return ""
+        over, won = self._outcome()
+        if over and won == 1 - self.side:
+            return "+"
+        if kernels.threatened_ones(self.board, T.GEO, self.side):
+            return "^"
+        return ""
+
+    # ------------------------------------------------------------------ stakes
+    @property
+    def stake(self) -> int:
+        """What the game is worth now (1 until the cube is brought in)."""
+        return self.cube
+
+    def points(self) -> dict[str, int]:
+        """Points won in this game: the stake to the winner once it is over (a dropped
+        offer wins the stake before the offer)."""
+        result = {"white": 0, "black": 0}
+        won = self.winner()
+        if won is not None:
+            result[won] = self.cube
+        return result
+
+    def score(self) -> dict[str, int] | None:
+        return self.points() if self.options["cube"] else None
+
+    def summary(self) -> dict[str, Any]:
+        data = super().summary()
+        data["temporary"] = [T.NAMES[c] for c in np.flatnonzero(self.temp)]
+        data["threatened"] = self.threatened_ones()
+        if self.options["cube"]:
+            data["stake"] = self.cube
+            data["offer"] = self.cube * 2 if self.offer else None
+        return data
+
+    # ------------------------------------------------------------------ queries
+    def threatened_ones(self, colour: str | None = None) -> list[str]:
+        """Names of the cells of threatened 1s ("Eins!"), of ``colour`` or of both sides."""
+        return [T.NAMES[c] for c in self.threatened_cells(colour)]
+
+    def threatened_cells(self, colour: str | None = None) -> list[int]:
+        """Cells of threatened 1s, of ``colour`` or of both sides, ascending."""
+        sides = (WHITE, BLACK) if colour is None else (_COLOUR_SIDE[colour],)
+        cells = []
+        for s in sides:
+            sgn = 1 - 2 * s
+            for c in np.flatnonzero(self.board * sgn == 1):
+                if DK.is_attacked(self.board, T.GEO, int(c), 1 - s, DK.NO_JUMPS):
+                    cells.append(int(c))
+        return sorted(cells)
+
+    def eins_gebot(self) -> bool:
+        """Does the Eins-Gebot bind the side to move (its last 1 is threatened)?"""
+        return self.roll_cell < 0 and self._gebot_cell() >= 0
+
+    # ------------------------------------------------------------------ notation
+    def position(self) -> str:
+        text = format_position(self.board, self.side, self.temp)
+        if self.roll_cell >= 0:
+            text += f" {T.NAMES[self.roll_cell]}W"
+        return text
+
+    def key(self) -> Hashable:
+        return (self.board.tobytes(), self.temp.tobytes(), self.side, self.roll_cell,
+                self.cube, self.offer, self.offered, self.dropped)
+
+    def action_to_str(self, action: int) -> str:
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < NUM_ACTIONS:
+            raise IllegalMove(f"{action!r} is not a Hexalit action (0 … {NUM_ACTIONS - 1})")
+        action = int(action)
+        if action == DOUBLE:
+            return f"double {self.cube * 2}"
+        if action == TAKE:
+            return "take"
+        if action == DROP:
+            return "drop"
+        if action >= OUTCOME:
+            return str(action - OUTCOME + 1)
+        if action >= ROLL:
+            return f"{T.NAMES[action - ROLL]}W"
+        return move_to_text(self.board, action)
+
+    @classmethod
+    def _units(cls, words: list[str]) -> list[str]:
+        """Words to actions' texts: ``double`` and the stake after it are one (``double 2``)."""
+        return [unit for unit, _ in cls._group_double([(word, 0) for word in words])]
+
+    @staticmethod
+    def _is_cube_word(unit: str) -> bool:
+        return unit.lower().split()[0] in ("double", "take", "drop")
+
+    @classmethod
+    def join_record_words(cls, words: list[tuple[str, int]]) -> list[tuple[str, int]]:
+        """A record token is one turn: cube actions join the move that follows them in the
+        same turn (``double 2 take B5W6``), as :meth:`record_tokens` writes them."""
+        out: list[tuple[str, int]] = []
+        open_group = False
+        for unit_line in cls._group_double(words):
+            unit = unit_line[0]
+            if open_group and re.match(r"^\d+\.(\.\.)?$", unit):
+                continue  # a move number inside a turn: numbers are for people
+            if open_group:
+                out[-1] = (f"{out[-1][0]} {unit}", out[-1][1])
+            else:
+                out.append(unit_line)
+            open_group = cls._is_cube_word(unit)
+        return out
+
+    @staticmethod
+    def _group_double(words: list[tuple[str, int]]) -> list[tuple[str, int]]:
+        out: list[tuple[str, int]] = []
+        for word, line in words:
+            if out and out[-1][0].lower() == "double" and word.isdigit():
+                out[-1] = (f"double {word}", out[-1][1])
+            else:
+                out.append((word, line))
+        return out
+
+    def record_tokens(self) -> list[str]:
+        """One token per turn: a roll's outcome joins the roll (``B5W6``), cube actions join
+        what follows them in the turn (``double 2 take B5W6``, ``double 4 drop``)."""
+        tokens: list[str] = []
+        joining = False
+        for action, text, _, by_chance in self._stack:
+            if tokens and (by_chance or joining):
+                tokens[-1] += text if by_chance else " " + text
+            else:
+                tokens.append(text)
+            joining = action in (DOUBLE, TAKE, DROP)
+        return tokens
+
+    def parse_token(self, text: str) -> list[int]:
+        """The actions of one record token (one turn): a roll with its outcome (``B5W6``)
+        is two; cube actions may come first (``double 2 take B5W6``)."""
+        if not isinstance(text, str):
+            raise ParseError(f"a move must be text, not {type(text).__name__}")
+        units = self._units(text.split())
+        if len(units) <= 1:
+            return self._parse_unit(text)
+        for unit in units[:-1]:
+            if unit.lower() == "double":
+                raise ParseError(f"{text!r}: write 'double N', N the new stake (2, 4, … {MAX_STAKE})")
+            if not self._is_cube_word(unit):
+                raise ParseError(
+                    f"{text!r}: one turn per move; only cube actions (double, take, drop) may come before a move"
+                )
+        actions: list[int] = []
+        tokens = []
+        try:
+            for unit in units:
+                for action in self._parse_unit(unit):
+                    actions.append(action)
+                    tokens.append(self._apply(action))
+        finally:
+            for token in reversed(tokens):
+                self._unapply(token)
+        return actions
+
+    def _parse_unit(self, text: str) -> list[int]:
+        if self.roll_cell < 0 and not self.is_over():
+            match = _ROLL.match(text.strip())
+            if match and match.group(2):
+                roll = self._parse_roll(text, match.group(1), "")
+                face = int(match.group(2))
+                self._check_marks_after(text, [roll, OUTCOME + face - 1], match.group(3))
+                return [roll, OUTCOME + face - 1]
+        return [self.parse_move(text)]
+
+    def parse_move(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise ParseError(f"a move must be text, not {type(text).__name__}")
+        raw = text.strip()
+        if not raw:
+            raise ParseError("the move is empty")
+        if self.is_over():
+            raise GameOver(f"cannot play {raw!r}: the game is over ({self.result()})")
+        words = raw.lower().split()
+        if words[0] in ("double", "take", "drop"):
+            return self._parse_cube(raw, words)
+        me = SIDE_NAME[self.side]
+        if self.roll_cell >= 0:
+            match = _OUTCOME.match(raw)
+            rolled = T.NAMES[self.roll_cell]
+            if not match:
+                raise ParseError(
+                    f"{raw!r}: the die on {rolled} is being rolled; give the face it shows, 1 … 6 (or {rolled}W6)"
+                )
+            if match.group(1) is not None and T.parse_cell(match.group(1)) != self.roll_cell:
+                raise IllegalMove(f"{raw!r}: the die being rolled is the one on {rolled}")
+            action = OUTCOME + int(match.group(2)) - 1
+            self._check_marks_after(raw, [action], match.group(3))
+            return action
+        if self.offer:
+            raise IllegalMove(
+                f"{raw!r}: {SIDE_NAME[1 - self.side]} must first answer {me}'s offer to double to "
+                f"{self.cube * 2}: 'take' or 'drop'"
+            )
+        match = _ROLL.match(raw)
+        if match:
+            if match.group(2):
+                raise ParseError(
+                    f"{raw!r} is a roll together with its outcome (two actions): play it as one move, "
+                    f"or give the roll alone ({match.group(1).upper()}W) and then the face"
+                )
+            return self._parse_roll(raw, match.group(1), match.group(3))
+        move = parse_move_text(raw, allow_promotion=False)
+        frm, to = T.NAMES[move.frm], T.NAMES[move.to]
+        value = int(self.board[move.frm])
+        if value == 0:
+            raise IllegalMove(f"{raw!r} is not legal: there is no die on {frm}")
+        if (value > 0) != (self.side == WHITE):
+            other = SIDE_NAME[1 - self.side]
+            raise IllegalMove(f"{raw!r} is not legal: the die on {frm} is {other}'s; {me} is to move")
+        target = int(self.board[move.to])
+        if target != 0 and (target > 0) == (value > 0):
+            raise IllegalMove(f"{raw!r} is not legal: {to} holds {me}'s own die")
+        check_capture_sign(self.board, move, raw)
+        action = move.action
+        if action not in self._turn_actions():
+            raise IllegalMove(f"{raw!r} is not legal: {self._why_illegal(move.frm, move.to, value)}")
+        self._check_marks_after(raw, [action], move.marks)
+        return action
+
+    def _why_illegal(self, frm: int, to: int, value: int) -> str:
+        face = abs(value)
+        me = SIDE_NAME[self.side]
+        one = self._gebot_cell()
+        if one >= 0:
+            if frm != one:
+                return (f"{me}'s last 1 on {T.NAMES[one]} is threatened (Eins-Gebot): it must move to a cell "
+                        "where it is not threatened")
+            return f"{me}'s last 1 would still be threatened on {T.NAMES[to]} (Eins-Gebot)"
+        if face == 2:
+            return "a 2 moves one cell forward to an empty cell and captures only on the two cells beside that one"
+        return f"the {face} ({FACE_NAMES[face]}) on {T.NAMES[frm]} cannot reach {T.NAMES[to]}"
+
+    def _roll_problem(self, cell: int) -> str | None:
+        """Why the side to move may not roll the die on ``cell`` (None if it may)."""
+        name = T.NAMES[cell]
+        value = int(self.board[cell])
+        me = SIDE_NAME[self.side]
+        if value == 0:
+            return f"there is no die on {name}"
+        if (value > 0) != (self.side == WHITE):
+            return f"the die on {name} is {SIDE_NAME[1 - self.side]}'s; {me} is to move"
+        one = self._gebot_cell()
+        if one >= 0:
+            return (f"{me}'s last 1 on {T.NAMES[one]} is threatened (Eins-Gebot): it must move to a cell where it "
+                    "is not threatened, and no die may be rolled")
+        face = abs(value)
+        if face == 1 and self._ones(self.side) < 2:
+            return f"{name} shows {me}'s only 1; a 1 may be rolled only while {me} has another 1"
+        if face not in (1, 2):
+            return f"only a die showing 2 (or a 1 while its side has another 1) may be rolled; {name} shows {face}"
+        return None
+
+    def _parse_roll(self, text: str, cell_text: str, marks: str) -> int:
+        if self.offer:
+            raise IllegalMove(
+                f"{text!r}: {SIDE_NAME[1 - self.side]} must first answer the offer to double: 'take' or 'drop'"
+            )
+        cell = T.parse_cell(cell_text)
+        why = self._roll_problem(cell)
+        if why:
+            raise IllegalMove(f"{text!r} is not legal: {why}")
+        if marks:
+            raise ParseError(f"{text!r}: a roll gets its marks with its outcome ({T.NAMES[cell]}W6^), not before")
+        return ROLL + cell
+
+    def _check_marks_after(self, text: str, actions: list[int], marks: str) -> None:
+        """Reject ``+`` / ``^`` written on a move that does not earn them."""
+        marks = "".join(m for m in "^+" if m in marks)
+        if not marks:
+            return
+        tokens = []
+        try:
+            for action in actions:
+                tokens.append(self._apply(action))
+            suffix = self._suffix_after_move()
+            threat = bool(kernels.threatened_ones(self.board, T.GEO, self.side))
+        finally:
+            for token in reversed(tokens):
+                self._unapply(token)
+        if "+" in marks and suffix != "+":
+            raise IllegalMove(f"{text!r} is marked '+' but it does not win")
+        if "^" in marks and not threat:
+            raise IllegalMove(f"{text!r} is marked '^' but it leaves no opposing 1 threatened")
+
+    def _parse_cube(self, raw: str, words: list[str]) -> int:
+        me = SIDE_NAME[self.side]
+        if words[0] in ("take", "drop"):
+            if len(words) != 1:
+                raise ParseError(f"{raw!r}: '{words[0]}' takes no argument")
+            if not self.offer:
+                raise IllegalMove(f"{raw!r} is not legal: there is no offer to double to answer")
+            return TAKE if words[0] == "take" else DROP
+        if len(words) > 2 or (len(words) == 2 and not words[1].isdigit()):
+            raise ParseError(f"{raw!r}: write 'double N', N the new stake (2, 4, … {MAX_STAKE})")
+        if not self.options["cube"]:
+            raise IllegalMove(
+                f"{raw!r} is not legal: this game is not played with the doubling cube (option cube=true)"
+            )
+        if self.roll_cell >= 0:
+            raise IllegalMove(f"{raw!r} is not legal: a die is being rolled; give its face first")
+        if self.offer:
+            other = SIDE_NAME[1 - self.side]
+            raise IllegalMove(f"{raw!r} is not legal: {other} must first answer the offer: 'take' or 'drop'")
+        if self.offered:
+            raise IllegalMove(
+                f"{raw!r} is not legal: {me} has already offered a double this turn (at most one per turn)"
+            )
+        if self.cube >= MAX_STAKE:
+            raise IllegalMove(f"{raw!r} is not legal: the stake is {self.cube}, the cube's highest value")
+        if self.cube == 1 and self.side != _COLOUR_SIDE[self.options["first"]]:
+            raise IllegalMove(
+                f"{raw!r} is not legal: only {self.options['first']}, who started the game, may bring the cube in"
+            )
+        if len(words) == 2 and int(words[1]) != self.cube * 2:
+            raise IllegalMove(
+                f"{raw!r} is not legal: the stake is {self.cube}, so the offer is 'double {self.cube * 2}'"
+            )
+        return DOUBLE
+
+    # ------------------------------------------------------------------ speed
+    def _kernel_ready(self) -> bool:
+        """At a plain turn start without the cube, where the kernels know the whole game."""
+        return self.roll_cell < 0 and not self.offer and not self.options["cube"]
+
+    def perft(self, depth: int) -> int:
+        """Leaves ``depth`` turns deep; a roll counts as six leaves, one per face.  At a
+        chance node the outcome completes the turn; with the cube, offers and answers
+        count as plies too."""
+        if depth <= 0 or self.is_over():
+            return 1
+        if self._kernel_ready():
+            return int(kernels.perft(self.board, self.temp, T.GEO, self.side, depth))
+        return self._perft_python(depth)
+
+    def _perft_python(self, depth: int) -> int:
+        if depth <= 0 or self.is_over():
+            return 1
+        total = 0
+        if self.roll_cell >= 0:
+            for action in self.legal_actions():
+                token = self._apply(action)
+                total += self._perft_python(depth - 1)
+                self._unapply(token)
+            return total
+        for action in self.legal_actions():
+            token = self._apply(action)
+            if ROLL <= action < OUTCOME:
+                total += self._perft_python(depth)  # the outcome completes this ply
+            else:
+                total += self._perft_python(depth - 1)
+            self._unapply(token)
+        return total
+
+    def random_playouts(self, count: int, seed: int) -> tuple[int, int]:
+        """``count`` uniformly random games from here; returns (turns played, games)."""
+        if not self._kernel_ready():
+            return super().random_playouts(count, seed)
+        turns, _, _, _ = self._kernel_playouts(count, seed)
+        return int(turns), count
+
+    def random_playout_results(self, count: int, seed: int) -> dict[str, int]:
+        """Play ``count`` random games: turns and results (white, black, draw)."""
+        if self._kernel_ready():
+            turns, white, black, draws = self._kernel_playouts(count, seed)
+            return {"plies": int(turns), "white": int(white), "black": int(black), "draw": int(draws)}
+        rng = random.Random(seed)
+        results = {"plies": 0, "white": 0, "black": 0, "draw": 0}
+        for _ in range(count):
+            state = self.copy()
+            turns = state.turns
+            while not state.is_over():  # a roll's six outcomes are equally likely
+                state._play_action(rng.choice(state.legal_actions()))
+            results["plies"] += state.turns - turns
+            results[state.winner() or "draw"] += 1
+        return results
+
+    def _kernel_playouts(self, count: int, seed: int):
+        if self.is_over():
+            return 0, 0, 0, 0
+        return kernels.random_playouts(self.board, self.temp, T.GEO, self.side, self.turns,
+                                       self.options["max_plies"], int(count), int(seed))
+
+    # ------------------------------------------------------------------ display
+    def render(self) -> Any:
+        from .render import render_state
+
+        return render_state(self)

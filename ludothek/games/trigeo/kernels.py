@@ -1,0 +1,164 @@
+"""Trigeo's rules as compiled kernels (the one rules implementation).
+
+Board and moves as in :mod:`ludothek.games.dice.kernels`; ``jumps`` is
+``JUMP_FIELDS_TRIGEO``.  Legal moves of ``side``:
+
+* no 1 of ``side`` on the board: none (the side has lost);
+* its 1 threatened (Eins-Gebot): the moves of that 1 to cells where it is not threatened;
+* otherwise every move of every die by its face, plus jump-field jumps, plus promotions.
+
+A position with no legal move is over: the side to move has lost.
+"""
+
+import numpy as np
+from numba import njit
+
+from ..dice.kernels import (
+    CELLS,
+    MAX_MOVES,
+    apply_move,
+    find_one,
+    gen_moves,
+    is_attacked,
+    king_escapes,
+    move_hash_delta,
+    undo_move,
+)
+
+
+
+@njit(cache=True)
+def legal_moves(board, geo, side, jumps, out):
+    """Write the legal moves of ``side`` into ``out`` (any order); return how many."""
+    king = find_one(board, side)
+    if king < 0:
+        return 0
+    if is_attacked(board, geo, king, 1 - side, jumps):
+        return king_escapes(board, geo, king, side, jumps, out, 0)
+    return gen_moves(board, geo, side, jumps, True, out)
+
+
+@njit(cache=True)
+def one_threatened(board, geo, side, jumps):
+    """Is the 1 of ``side`` threatened by the opponent?"""
+    king = find_one(board, side)
+    return king >= 0 and is_attacked(board, geo, king, 1 - side, jumps)
+
+
+@njit(cache=True)
+def _irreversible(board, move):
+    """A capture or a move of a 2 (2s only go forward) can never be undone."""
+    m = move % (CELLS * CELLS)
+    frm = m // CELLS
+    return board[m - frm * CELLS] != 0 or board[frm] == 2 or board[frm] == -2
+
+
+@njit(cache=True)
+def _repeats(hist, index, since):
+    """How often ``hist[index]`` occurs in ``hist[since:index + 1]``."""
+    h = hist[index]
+    reps = 0
+    for k in range(since, index + 1):
+        if hist[k] == h:
+            reps += 1
+    return reps
+
+
+@njit(cache=True)
+def perft(board, geo, jumps, zobrist, side, depth, plies_left, history, since):
+    """Leaves exactly ``depth`` (>= 1) plies deep, as in chess: a game that ends sooner
+    adds nothing.
+
+    ``plies_left``: plies until the max_plies draw; ``history``: Zobrist hashes of the
+    positions so far, the current one last; ``since``: index in ``history`` of the first
+    position after the last irreversible move (for threefold repetition).
+    ``board`` is restored on return.  Iterative (numba's disk cache cannot hold recursive
+    functions reliably); the last ply is counted in bulk."""
+    base = history.shape[0] - 1
+    hist = np.empty(base + depth + 2, dtype=np.uint64)
+    hist[: base + 1] = history
+    buf = np.empty((depth + 1, MAX_MOVES), dtype=np.int32)
+    count = np.zeros(depth + 1, dtype=np.int64)
+    pos = np.zeros(depth + 1, dtype=np.int64)
+    caps = np.zeros(depth + 1, dtype=np.int8)
+    sinces = np.zeros(depth + 1, dtype=np.int64)
+    n = legal_moves(board, geo, side, jumps, buf[0])
+    if n == 0 or plies_left <= 0 or _repeats(hist, base, since) >= 3:
+        return 0
+    if depth == 1:
+        return n
+    count[0] = n
+    sinces[0] = since
+    level = 0
+    total = 0
+    while level >= 0:
+        if pos[level] == count[level]:
+            level -= 1
+            if level >= 0:
+                side = 1 - side
+                undo_move(board, buf[level, pos[level]], caps[level])
+                pos[level] += 1
+            continue
+        move = buf[level, pos[level]]
+        index = base + level
+        child_since = index + 1 if _irreversible(board, move) else sinces[level]
+        hist[index + 1] = hist[index] ^ move_hash_delta(board, move, zobrist)
+        caps[level] = apply_move(board, move)
+        side = 1 - side
+        child = level + 1
+        n = legal_moves(board, geo, side, jumps, buf[child])
+        if n == 0 or plies_left - child <= 0 or _repeats(hist, index + 1, child_since) >= 3:
+            pass  # the game ended before the last ply: no leaves below
+        elif depth - child == 1:
+            total += n
+        else:
+            count[child] = n
+            pos[child] = 0
+            sinces[child] = child_since
+            level = child
+            continue
+        side = 1 - side
+        undo_move(board, move, caps[level])
+        pos[level] += 1
+    return total
+
+
+@njit(cache=True)
+def random_playouts(board_start, geo, jumps, zobrist, side_start, plies_left, history, since, count, seed):
+    """Play ``count`` uniformly random games from here; return (total plies, white wins,
+    black wins, draws).  ``history``/``since`` as for :func:`perft`."""
+    np.random.seed(seed)
+    board = np.empty(CELLS, dtype=np.int8)
+    out = np.empty(MAX_MOVES, dtype=np.int32)
+    base = history.shape[0] - 1
+    hist = np.empty(base + plies_left + 2, dtype=np.uint64)
+    hist[: base + 1] = history
+    total = 0
+    wins_white = 0
+    wins_black = 0
+    draws = 0
+    for _ in range(count):
+        board[:] = board_start
+        side = side_start
+        ply = 0
+        first = since
+        while True:
+            n = legal_moves(board, geo, side, jumps, out)
+            if n == 0:
+                if side == 0:
+                    wins_black += 1
+                else:
+                    wins_white += 1
+                break
+            if _repeats(hist, base + ply, first) >= 3 or ply >= plies_left:
+                draws += 1
+                break
+            move = out[np.random.randint(0, n)]
+            if _irreversible(board, move):
+                first = base + ply + 1
+            hist[base + ply + 1] = hist[base + ply] ^ move_hash_delta(board, move, zobrist)
+            apply_move(board, move)
+            side = 1 - side
+            ply += 1
+        total += ply
+    return total, wins_white, wins_black, draws

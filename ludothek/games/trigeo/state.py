@@ -1,0 +1,284 @@
+"""The Trigeo game state: the protocol over :mod:`.kernels` (``rules/trigeo.md``)."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ...boards import triangle66 as T
+from ...core.errors import GameOver, IllegalMove, PositionError
+from ...core.options import Option
+from ...core.protocol import TERMINAL, GameState
+from ..dice import kernels as DK
+from ..dice.kernels import BLACK, CELLS, JUMP_FIELDS_TRIGEO, MAX_MOVES, PROMO, WHITE, ZOBRIST
+from ..dice.notation import check_capture_sign, move_to_text, parse_move_text
+from ..dice.position import FACE_NAMES, SIDE_NAME, format_position, parse_position, start_board
+from . import kernels
+
+_COLOUR_SIDE = {"white": WHITE, "black": BLACK}
+
+
+class TrigeoState(GameState):
+    """Trigeo: dice as chess pieces on the 66-triangle hexagon, with six jump fields.
+
+    Actions: ``from * 66 + to`` for a move or capture of the die on ``from``;
+    ``4356 + from * 66 + to`` for the same step of a 2 onto its last row that promotes it to
+    a 6 (cell indices of :mod:`ludothek.boards.triangle66`, row-major A3=0 … F11=65).
+    ``num_actions = 8712``.  Notation ``B6XC6``, ``C7°D7``, ``E9°F10=6``; once played a move
+    carries ``+`` if it won, else ``^`` if it left the opponent's 1 threatened.
+    ``legal_moves()`` lists moves without marks; :meth:`parse_move` accepts them with or
+    without marks but rejects a mark that is not true.
+
+    Seat 0 is White, seat 1 Black.  Option ``first`` says who moves first from the start
+    position (a position string names the side to move itself); ``max_plies`` counts plies
+    played from the setup position (start or position string).
+
+    Decisions where the rules are silent:
+
+    * "Threatened" means an opposing die could capture the 1 by its move pattern (or a
+      jump), ignoring whether the Eins-Gebot would forbid that move on the opponent's turn.
+    * The game ends when the side to move has no legal move; that side has lost.  This
+      covers the Trigeo win (1 threatened, no escape), a side with no move at all and a side
+      whose 1 was captured.  ``+`` marks every move after which the opponent has lost
+      (``+`` replaces ``^``); draws: threefold repetition (same dice, same side to move),
+      then ``max_plies``.  A win on the last allowed ply is still a win.
+    * ``x``/``X`` are accepted for both a move and a capture (input is case-insensitive);
+      ``°`` and ``*`` must capture.
+    * A position string may not give a side two 1s, nor leave the side *not* to move
+      without a 1 (the game would already be over); Trigeo's third field must be ``-``.
+    """
+
+    name = "trigeo"
+    title = {"en": "Trigeo", "de": "Trigeo"}
+    colours = ("white", "black")
+    OPTIONS = (
+        Option("first", str, "white", "who moves first from the start position", choices=("white", "black")),
+        Option("max_plies", int, 400, "the game is drawn after this many plies", min=1, max=100_000),
+    )
+    TRACK_REPETITIONS = True
+    JUMP_FIELDS: ClassVar[tuple[int, ...]] = tuple(int(j) for j in JUMP_FIELDS_TRIGEO)
+
+    # ------------------------------------------------------------------ set-up
+    def _init(self, board: np.ndarray, side: int) -> None:
+        self.board = board
+        self.side = side
+        self._buffer = np.empty(MAX_MOVES, dtype=np.int32)
+        self._legal_cache: tuple[tuple[int, int], np.ndarray] | None = None
+        self._hashes = [DK.zobrist_hash(board, side, ZOBRIST)]
+        self._since = [0]  # per position: index of the first position after the last irreversible move
+
+    def _setup_start(self) -> None:
+        self._init(start_board(), _COLOUR_SIDE[self.options["first"]])
+
+    def _setup_position(self, text: str) -> None:
+        board, side, temporary = parse_position(text)
+        if temporary.any():
+            raise PositionError("Trigeo has no temporary dice: the third field must be '-'")
+        for s in (WHITE, BLACK):
+            ones = int(DK.count_ones(board, s))
+            if ones > 1:
+                raise PositionError(f"{SIDE_NAME[s].capitalize()} has {ones} dice showing 1; Trigeo has one per side")
+        other = 1 - side
+        if DK.count_ones(board, other) == 0:
+            raise PositionError(
+                f"{SIDE_NAME[other].capitalize()} (not to move) has no 1: a game ends as soon as a side loses its 1"
+            )
+        self._init(board, side)
+
+    @property
+    def num_actions(self) -> int:
+        return 2 * PROMO
+
+    # ------------------------------------------------------------------ rules
+    def _legal(self) -> np.ndarray:
+        key = (len(self._hashes), self._hashes[-1])
+        if self._legal_cache is None or self._legal_cache[0] != key:
+            n = kernels.legal_moves(self.board, T.GEO, self.side, JUMP_FIELDS_TRIGEO, self._buffer)
+            self._legal_cache = (key, np.sort(self._buffer[:n]))
+        return self._legal_cache[1]
+
+    def _lost(self) -> bool:
+        """The side to move has no legal move (incl. a threatened 1 without escape, no 1)."""
+        return len(self._legal()) == 0
+
+    def is_over(self) -> bool:
+        return self._lost() or self.repetitions() >= 3 or len(self._stack) >= self.options["max_plies"]
+
+    def current_player(self) -> int:
+        return TERMINAL if self.is_over() else self.side
+
+    def legal_actions(self) -> list[int]:
+        if self.is_over():
+            return []
+        return [int(a) for a in self._legal()]
+
+    def is_legal(self, action: int) -> bool:
+        if not 0 <= action < self.num_actions or self.is_over():
+            return False
+        legal = self._legal()
+        i = int(np.searchsorted(legal, action))
+        return i < len(legal) and legal[i] == action
+
+    def winner(self) -> str | None:
+        if self._lost():
+            return SIDE_NAME[1 - self.side]
+        return None
+
+    def one_cell(self, colour: str) -> int:
+        """The cell of ``colour``'s 1, or -1."""
+        return int(DK.find_one(self.board, _COLOUR_SIDE[colour]))
+
+    def threatened(self, colour: str) -> bool:
+        """Is ``colour``'s 1 threatened ("Eins!")?"""
+        return bool(kernels.one_threatened(self.board, T.GEO, _COLOUR_SIDE[colour], JUMP_FIELDS_TRIGEO))
+
+    def _apply(self, action: int) -> Any:
+        delta = DK.move_hash_delta(self.board, action, ZOBRIST)
+        m = action % PROMO
+        frm, to = divmod(m, CELLS)
+        irreversible = self.board[to] != 0 or abs(int(self.board[frm])) == 2
+        captured = DK.apply_move(self.board, action)
+        self.side = 1 - self.side
+        self._hashes.append(self._hashes[-1] ^ delta)
+        self._since.append(len(self._hashes) - 1 if irreversible else self._since[-1])
+        self._legal_cache = None
+        return action, captured
+
+    def _unapply(self, token: Any) -> None:
+        action, captured = token
+        self.side = 1 - self.side
+        DK.undo_move(self.board, action, captured)
+        self._hashes.pop()
+        self._since.pop()
+        self._legal_cache = None
+
+    def _suffix_after_move(self) -> str:
+        # the mover has won iff the side now to move has no legal move
+        if self._lost():
+            return "+"
+        if kernels.one_threatened(self.board, T.GEO, self.side, JUMP_FIELDS_TRIGEO):
+            return "^"
+        return ""
+
+    # ------------------------------------------------------------------ notation
+    def position(self) -> str:
+        return format_position(self.board, self.side)
+
+    def key(self) -> Hashable:
+        return (self.board.tobytes(), self.side)
+
+    def action_to_str(self, action: int) -> str:
+        return move_to_text(self.board, action)
+
+    def parse_move(self, text: str) -> int:
+        move = parse_move_text(text, allow_promotion=True)
+        if self.is_over():
+            raise GameOver(f"cannot play {text!r}: the game is over ({self.result()})")
+        me = SIDE_NAME[self.side].capitalize()
+        frm, to = T.NAMES[move.frm], T.NAMES[move.to]
+        value = int(self.board[move.frm])
+        if value == 0:
+            raise IllegalMove(f"{text!r} is not legal: there is no die on {frm}")
+        if (value > 0) != (self.side == WHITE):
+            raise IllegalMove(f"{text!r} is not legal: the die on {frm} is {SIDE_NAME[1 - self.side].capitalize()}'s; {me} is to move")
+        target = int(self.board[move.to])
+        if target != 0 and (target > 0) == (value > 0):
+            raise IllegalMove(f"{text!r} is not legal: {to} holds {me}'s own die")
+        check_capture_sign(self.board, move, text)
+        action = move.action
+        if not self.is_legal(action):
+            raise IllegalMove(f"{text!r} is not legal: {self._why_illegal(move, value)}")
+        if move.marks:
+            token = self._apply(action)
+            try:
+                suffix = self._suffix_after_move()
+                threat = bool(kernels.one_threatened(self.board, T.GEO, self.side, JUMP_FIELDS_TRIGEO))
+            finally:
+                self._unapply(token)
+            if "+" in move.marks and suffix != "+":
+                raise IllegalMove(f"{text!r} is marked '+' but the move does not win")
+            if "^" in move.marks and not threat:
+                raise IllegalMove(
+                    f"{text!r} is marked '^' but it leaves {SIDE_NAME[1 - self.side].capitalize()}'s 1 unthreatened"
+                )
+        return action
+
+    def _why_illegal(self, move, value: int) -> str:
+        face = abs(value)
+        frm, to = T.NAMES[move.frm], T.NAMES[move.to]
+        me = SIDE_NAME[self.side].capitalize()
+        last_row = "F" if self.side == WHITE else "A"
+        if move.promote:
+            if face != 2:
+                return f"only a 2 can be promoted, and the die on {frm} shows {face}"
+            if T.COORDS[move.to][0] != (6 if self.side == WHITE else 1):
+                return f"a 2 promotes only on its last row ({last_row} for {me})"
+        king = int(DK.find_one(self.board, self.side))
+        if king >= 0 and DK.is_attacked(self.board, T.GEO, king, 1 - self.side, JUMP_FIELDS_TRIGEO):
+            if move.frm != king:
+                return f"{me}'s 1 on {T.NAMES[king]} is threatened (Eins-Gebot): it must move to a cell where it is not threatened"
+            return f"{me}'s 1 would still be threatened on {to} (Eins-Gebot)"
+        if face == 2 and not move.promote:
+            return "a 2 moves one cell forward to an empty cell and captures only diagonally forward"
+        return f"the {face} ({FACE_NAMES[face]}) on {frm} cannot reach {to}"
+
+    # ------------------------------------------------------------------ speed
+    def _history(self) -> tuple[np.ndarray, int]:
+        return np.array(self._hashes, dtype=np.uint64), self._since[-1]
+
+    def perft(self, depth: int) -> int:
+        if depth == 0:
+            return 1
+        if self.is_over():
+            return 0
+        history, since = self._history()
+        plies_left = self.options["max_plies"] - len(self._stack)
+        return int(
+            kernels.perft(self.board.copy(), T.GEO, JUMP_FIELDS_TRIGEO, ZOBRIST, self.side, depth, plies_left, history, since)
+        )
+
+    def random_playouts(self, count: int, seed: int) -> tuple[int, int]:
+        history, since = self._history()
+        plies_left = self.options["max_plies"] - len(self._stack)
+        plies, _, _, _ = kernels.random_playouts(
+            self.board, T.GEO, JUMP_FIELDS_TRIGEO, ZOBRIST, self.side, plies_left, history, since, count, seed
+        )
+        return int(plies), count
+
+    def random_playout_results(self, count: int, seed: int) -> dict[str, int]:
+        """Play ``count`` random games: plies and results (white, black, draw)."""
+        history, since = self._history()
+        plies_left = self.options["max_plies"] - len(self._stack)
+        plies, white, black, draws = kernels.random_playouts(
+            self.board, T.GEO, JUMP_FIELDS_TRIGEO, ZOBRIST, self.side, plies_left, history, since, count, seed
+        )
+        return {"plies": int(plies), "white": int(white), "black": int(black), "draw": int(draws)}
+
+    # ------------------------------------------------------------------ display
+    def render(self) -> Any:
+        from ..dice.render import render_board
+
+        last = None
+        if self._stack:
+            action = self._stack[-1][0] % PROMO
+            last = divmod(action, CELLS)
+        threatened = []
+        status = []
+        for s in (WHITE, BLACK):
+            king = int(DK.find_one(self.board, s))
+            if king >= 0 and DK.is_attacked(self.board, T.GEO, king, 1 - s, JUMP_FIELDS_TRIGEO):
+                threatened.append(king)
+                status.append(f"Eins! {SIDE_NAME[s].capitalize()}'s 1 on {T.NAMES[king]} is threatened.")
+        if self._stack:
+            status.insert(0, f"Last move: {self._stack[-1][1]}")
+        if self.is_over():
+            won = self.winner()
+            status.append(f"Game over: {won} wins." if won else "Game over: draw.")
+        else:
+            status.append(f"{SIDE_NAME[self.side].capitalize()} to move.")
+        return render_board(
+            self.board, self.side, jumps=self.JUMP_FIELDS, last_move=last, threatened=threatened, status=status,
+            title="Trigeo",
+        )

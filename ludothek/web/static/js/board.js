@@ -1,0 +1,277 @@
+// SVG boards. The only game-specific part of the UI: it draws what the server sends
+// (geometry, pieces, legal targets) and reports clicks on cells; it knows no rules.
+const NS = "http://www.w3.org/2000/svg";
+
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) node.setAttribute(k, v);
+  for (const c of children.flat()) if (c) node.append(c);
+  return node;
+}
+
+function hull(points) {
+  const p = points.slice().sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const cross = (o, a, b) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+  const lower = [], upper = [];
+  for (const q of p) { while (lower.length >= 2 && cross(lower.at(-2), lower.at(-1), q) <= 1e-9) lower.pop(); lower.push(q); }
+  for (const q of p.reverse()) { while (upper.length >= 2 && cross(upper.at(-2), upper.at(-1), q) <= 1e-9) upper.pop(); upper.push(q); }
+  return lower.slice(0, -1).concat(upper.slice(0, -1));
+}
+
+const pts = (list) => list.map(([x, y]) => `${x.toFixed(3)},${y.toFixed(3)}`).join(" ");
+
+function defs() {
+  return svg("defs", {},
+    svg("radialGradient", { id: "stone-b", cx: "35%", cy: "30%", r: "75%" },
+      svg("stop", { offset: "0%", "stop-color": "#6d6d6d" }), svg("stop", { offset: "55%", "stop-color": "#232323" }), svg("stop", { offset: "100%", "stop-color": "#0b0b0b" })),
+    svg("radialGradient", { id: "stone-w", cx: "35%", cy: "30%", r: "80%" },
+      svg("stop", { offset: "0%", "stop-color": "#ffffff" }), svg("stop", { offset: "65%", "stop-color": "#ece6da" }), svg("stop", { offset: "100%", "stop-color": "#bdb3a2" })),
+    svg("radialGradient", { id: "pawn", cx: "35%", cy: "30%", r: "80%" },
+      svg("stop", { offset: "0%", "stop-color": "#ff8a6a" }), svg("stop", { offset: "60%", "stop-color": "#c8322b" }), svg("stop", { offset: "100%", "stop-color": "#7d1611" })),
+    svg("linearGradient", { id: "wood", x1: "0", y1: "0", x2: "1", y2: "1" },
+      svg("stop", { offset: "0%", "stop-color": "#7a5431" }), svg("stop", { offset: "100%", "stop-color": "#4f3420" })),
+    svg("filter", { id: "shadow", x: "-30%", y: "-30%", width: "160%", height: "160%" },
+      svg("feDropShadow", { dx: "0.04", dy: "0.07", stdDeviation: "0.06", "flood-color": "#000", "flood-opacity": "0.45" })),
+  );
+}
+
+// pip layouts on a unit square centred at 0
+const PIPS = {
+  1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]], 4: [[-1, -1], [1, -1], [-1, 1], [1, 1]],
+  5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]], 6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
+};
+const CHESS = { 1: "\u265A", 2: "\u265F", 3: "\u265E", 4: "\u265D", 5: "\u265C", 6: "\u265B" };
+
+export function dieFace(x, y, size, face, colour, style = "pips", temporary = false) {
+  const g = svg("g", { class: "piece", "pointer-events": "none" });
+  const white = colour === "white";
+  if (style === "chess") {
+    g.append(svg("text", {
+      x, y: y + size * 0.36, "text-anchor": "middle", "font-size": size * 1.25,
+      fill: white ? "#fbf7ee" : "#241f1b", stroke: white ? "#3b3128" : "#c9b79c", "stroke-width": size * 0.035,
+      filter: "url(#shadow)", "font-family": "DejaVu Sans, sans-serif",
+    }, document.createTextNode(CHESS[face] || "?")));
+  } else {
+    g.append(svg("rect", {
+      x: x - size / 2, y: y - size / 2, width: size, height: size, rx: size * 0.18,
+      fill: white ? "#fbf7ee" : "#2e2a26", stroke: white ? "#6b5b45" : "#000", "stroke-width": size * 0.04, filter: "url(#shadow)",
+    }));
+    for (const [px, py] of PIPS[face] || []) {
+      g.append(svg("circle", { cx: x + px * size * 0.27, cy: y + py * size * 0.27, r: size * 0.095, fill: white ? "#2a2a2a" : "#f4ead7" }));
+    }
+  }
+  if (temporary) {
+    g.append(svg("rect", {
+      x: x - size * 0.62, y: y - size * 0.62, width: size * 1.24, height: size * 1.24, rx: size * 0.25, fill: "none",
+      stroke: "#e39b1b", "stroke-width": size * 0.07, "stroke-dasharray": `${size * 0.16} ${size * 0.1}`,
+    }));
+  }
+  return g;
+}
+
+const BITIS_COLOURS = { III: "#2f62b5", IV: "#c0392b", V: "#262626" };
+
+export function bitisDie(x, y, size, die, faces, flip = false) {
+  const g = svg("g", { class: "piece", "pointer-events": "none" });
+  g.append(svg("rect", {
+    x: x - size / 2, y: y - size / 2, width: size, height: size, rx: size * 0.16,
+    fill: BITIS_COLOURS[die] || "#777", stroke: "#111", "stroke-width": size * 0.03, filter: "url(#shadow)",
+  }));
+  // the four side faces as bevelled trapezoids, each with its number
+  const h = size / 2, i = size * 0.27;
+  const sides = [
+    [[-h, -h], [h, -h], [i, -i], [-i, -i]], [[h, -h], [h, h], [i, i], [i, -i]],
+    [[h, h], [-h, h], [-i, i], [i, i]], [[-h, h], [-h, -h], [-i, -i], [-i, i]],
+  ];
+  const s = flip ? -1 : 1;
+  sides.forEach((quad, k) => {
+    g.append(svg("polygon", { points: pts(quad.map(([a, b]) => [x + s * a, y + s * b])), fill: k % 2 ? "rgba(0,0,0,.18)" : "rgba(255,255,255,.12)" }));
+  });
+  if (faces) {
+    const off = size * 0.36;
+    [[0, -off], [off, 0], [0, off], [-off, 0]].forEach(([dx, dy], k) => {
+      g.append(svg("text", {
+        x: x + s * dx, y: y + s * dy + size * 0.075, "text-anchor": "middle", "font-size": size * 0.22,
+        "font-weight": "700", fill: "#fff", "font-family": "DejaVu Sans, sans-serif",
+      }, document.createTextNode(String(faces[k]))));
+    });
+  }
+  g.append(svg("text", {
+    x, y: y + size * 0.06, "text-anchor": "middle", "font-size": size * 0.16, fill: "rgba(255,255,255,.75)",
+    "font-family": "DejaVu Serif, serif", "font-weight": "700",
+  }, document.createTextNode(die)));
+  return g;
+}
+
+/**
+ * Draw a board.
+ * opts: flip, sources (Set of cells with a move), targets (Set), selected, last (cells),
+ * threatened (cells), diceStyle ("pips"|"chess"), onCell(name), labels (bool)
+ */
+export function drawBoard(geometry, board, opts = {}) {
+  const cells = geometry.cells || [];
+  const all = cells.flatMap((c) => c.points);
+  let minX = Math.min(...all.map((p) => p[0])), maxX = Math.max(...all.map((p) => p[0]));
+  let minY = Math.min(...all.map((p) => p[1])), maxY = Math.max(...all.map((p) => p[1]));
+  const map = opts.flip ? ([x, y]) => [minX + maxX - x, minY + maxY - y] : (p) => p;
+  const kind = geometry.kind;
+  const unit = kind === "grid" ? 1 : kind === "tri66" ? 1.15 : 1;
+  const pad = unit * (opts.labels === false ? 0.5 : kind === "hextri" ? 1.6 + 0.42 * Math.max(1, (geometry.side || 9) / 9) : 1.2);
+  let width = maxX - minX + 2 * pad;
+  const trayWidth = kind === "grid" ? 1.8 : 0;
+  const root = svg("svg", {
+    class: "board", xmlns: NS,
+    viewBox: `${(minX - pad).toFixed(3)} ${(minY - pad).toFixed(3)} ${(width + trayWidth).toFixed(3)} ${(maxY - minY + 2 * pad).toFixed(3)}`,
+    "font-family": "DejaVu Sans, sans-serif",
+  });
+  root.append(defs());
+  const sources = opts.sources || new Set(), targets = opts.targets || new Set();
+  const last = new Set(opts.last || []), threatened = new Set(opts.threatened || []);
+  const byName = Object.fromEntries(cells.map((c) => [c.name, c]));
+
+  // frame
+  const frame = hull(all.map(map));
+  root.append(svg("polygon", {
+    points: pts(frame), fill: kind === "grid" ? "#5a4330" : "url(#wood)", stroke: kind === "grid" ? "#5a4330" : "#4f3420",
+    "stroke-width": unit * (kind === "tri66" ? 0.9 : kind === "grid" ? 0.35 : 0.7), "stroke-linejoin": "round",
+  }));
+
+  const cellLayer = svg("g", {}), pieceLayer = svg("g", {}), markLayer = svg("g", {}), labelLayer = svg("g", {});
+  root.append(cellLayer, labelLayer, markLayer, pieceLayer);
+  const marked = new Set(board.marked || []);
+  for (const cell of cells) {
+    let fill;
+    if (kind === "hextri") fill = "#ecd8b0";
+    else if (kind === "tri66") fill = marked.has(cell.name) ? (cell.up ? "#cfe2f3" : "#5f88ab") : (cell.up ? "#f3e4c6" : "#b48655");
+    else fill = cell.row === 1 ? "#d9c7e6" : cell.row === 6 ? "#c9e0cf" : ((cell.row + cell.col) % 2 ? "#efe3c9" : "#e3d2b0");
+    const poly = svg("polygon", {
+      points: pts(cell.points.map(map)), fill, class: "cell" + (sources.has(cell.name) ? " src" : "") + (targets.has(cell.name) ? " tgt" : ""),
+      stroke: kind === "tri66" ? "#5a3f26" : "#8a6a45", "stroke-width": unit * (kind === "grid" ? 0.025 : 0.05), "data-cell": cell.name,
+      "stroke-linejoin": "round",
+    });
+    if (opts.onCell) poly.addEventListener("click", () => opts.onCell(cell.name));
+    cellLayer.append(poly);
+    const [cx, cy] = map([cell.x, cell.y]);
+    if (last.has(cell.name)) {
+      markLayer.append(svg("polygon", {
+        points: pts(shrink(cell.points, [cell.x, cell.y], kind === "tri66" ? 0.8 : 0.86).map(map)), fill: "rgba(240,190,60,.35)",
+        stroke: "#e0a020", "stroke-width": unit * 0.09, "pointer-events": "none", "stroke-linejoin": "round",
+      }));
+    }
+    if (opts.selected === cell.name) {
+      markLayer.append(svg("polygon", {
+        points: pts(shrink(cell.points, [cell.x, cell.y], 0.86).map(map)), fill: "rgba(47,111,176,.25)",
+        stroke: "#2f6fb0", "stroke-width": unit * 0.1, "pointer-events": "none",
+      }));
+    }
+    if (kind === "tri66" && opts.labels !== false && !(board.dice || {})[cell.name]) {
+      labelLayer.append(svg("text", {
+        x: cx, y: cy + 0.11, "text-anchor": "middle", "font-size": 0.3, fill: cell.up ? "#9b8260" : "#e6cfae", "pointer-events": "none",
+      }, document.createTextNode(cell.name)));
+    }
+  }
+
+  // coordinates
+  if (opts.labels !== false) {
+    const label = (x, y, text, size = 0.42) => labelLayer.append(svg("text", {
+      x, y: y + size * 0.35, "text-anchor": "middle", "font-size": size * unit, fill: "#8a6a45", "pointer-events": "none", "font-weight": "600",
+    }, document.createTextNode(text)));
+    if (kind === "hextri") {
+      const side = geometry.side;
+      const size = 0.42 * Math.max(1, side / 9);
+      for (let r = 0; r < side; r++) {
+        const first = byName[`${String.fromCharCode(97 + r)}1`];
+        label(...map([first.x - 1.55 - size, first.y]), String.fromCharCode(97 + r), size);
+      }
+      for (let c = 0; c < side; c++) {
+        const cell = byName[`${String.fromCharCode(97 + side - 1)}${c + 1}`];
+        label(...map([cell.x, cell.y + 1.35 + size * 0.8]), String(c + 1), size);
+      }
+    } else if (kind === "tri66") {
+      for (const row of geometry.rows) {
+        const rowCells = cells.filter((c) => c.name.startsWith(row));
+        const first = rowCells[0], lastCell = rowCells.at(-1);
+        label(...map([first.x - 1.6, first.y]), row, 0.55);
+        label(...map([lastCell.x + 1.6, lastCell.y]), row, 0.55);
+      }
+    } else if (kind === "grid") {
+      for (let r = 1; r <= geometry.rows; r++) label(...map([-0.55, r - 0.5]), String(r), 0.32);
+      for (let c = 1; c <= geometry.columns; c++) label(...map([c - 0.5, geometry.rows + 0.55]), String(c), 0.32);
+    }
+  }
+  if (kind === "grid") {
+    const [a, b] = [map([0, 3]), map([4, 3])];
+    markLayer.append(svg("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: "#5a4330", "stroke-width": 0.07, "pointer-events": "none" }));
+  }
+
+  // pieces
+  if (kind === "hextri") {
+    for (const [name, colour] of Object.entries(board.stones || {})) {
+      const cell = byName[name]; if (!cell) continue;
+      const [x, y] = map([cell.x, cell.y]);
+      pieceLayer.append(svg("circle", {
+        cx: x, cy: y, r: 0.7, fill: `url(#stone-${colour})`, stroke: colour === "w" ? "#8f8575" : "#000",
+        "stroke-width": 0.04, filter: "url(#shadow)", "pointer-events": "none", class: "piece",
+      }));
+    }
+    if (board.pawn && byName[board.pawn]) {
+      const [x, y] = map([byName[board.pawn].x, byName[board.pawn].y]);
+      pieceLayer.append(svg("g", { "pointer-events": "none", class: "pawn" },
+        svg("circle", { cx: x, cy: y, r: 0.4, fill: "url(#pawn)", stroke: "#fff", "stroke-width": 0.08, filter: "url(#shadow)" }),
+        svg("circle", { cx: x, cy: y, r: 0.16, fill: "none", stroke: "rgba(255,255,255,.7)", "stroke-width": 0.05 })));
+    }
+  } else if (kind === "tri66") {
+    for (const [name, die] of Object.entries(board.dice || {})) {
+      const cell = byName[name]; if (!cell) continue;
+      const [x, y] = map([cell.x, cell.y]);
+      pieceLayer.append(dieFace(x, y, 0.78, die.face, die.colour, opts.diceStyle, die.temporary));
+    }
+  } else if (kind === "grid") {
+    for (const [name, info] of Object.entries(board.dice || {})) {
+      const cell = byName[name]; if (!cell) continue;
+      const [x, y] = map([cell.x, cell.y]);
+      pieceLayer.append(bitisDie(x, y, 0.86, info.die, info.faces, opts.flip));
+      if (board.last === info.die) {
+        pieceLayer.append(svg("rect", { x: x - 0.47, y: y - 0.47, width: 0.94, height: 0.94, rx: 0.16, fill: "none", stroke: "#e0a020", "stroke-width": 0.05, "stroke-dasharray": "0.08 0.05", "pointer-events": "none" }));
+      }
+    }
+    // the dice not yet on the board, beside it
+    (board.tray || []).forEach((die, k) => {
+      const x = maxX + pad + 0.7, y = minY + 0.8 + k * 1.6;
+      const id = `tray:${die}`;
+      const group = svg("g", { class: "piece" + (sources.has(id) ? " src" : ""), "data-cell": id });
+      group.append(bitisDie(x, y, 0.9, die, null));
+      if (opts.selected === id) group.append(svg("rect", { x: x - 0.55, y: y - 0.55, width: 1.1, height: 1.1, rx: 0.2, fill: "none", stroke: "#2f6fb0", "stroke-width": 0.08 }));
+      const hit = svg("rect", { x: x - 0.5, y: y - 0.5, width: 1, height: 1, fill: "transparent", "data-cell": id, class: sources.has(id) ? "cell src" : "cell" });
+      if (opts.onCell) hit.addEventListener("click", () => opts.onCell(id));
+      group.append(hit);
+      pieceLayer.append(group);
+    });
+  }
+
+  // threats and targets on top
+  for (const name of threatened) {
+    const cell = byName[name]; if (!cell) continue;
+    const [x, y] = map([cell.x, cell.y]);
+    pieceLayer.append(svg("circle", { cx: x, cy: y, r: 0.62 * unit, fill: "none", stroke: "#d42a1c", "stroke-width": 0.1 * unit, "pointer-events": "none" },
+      svg("animate", { attributeName: "stroke-opacity", values: "1;0.3;1", dur: "1.2s", repeatCount: "indefinite" })));
+  }
+  for (const name of targets) {
+    const cell = byName[name]; if (!cell) continue;
+    const [x, y] = map([cell.x, cell.y]);
+    const occupied = (board.stones && board.stones[name]) || (board.dice && board.dice[name]);
+    pieceLayer.append(occupied
+      ? svg("circle", { cx: x, cy: y, r: 0.55 * unit, fill: "none", stroke: "rgba(47,111,176,.85)", "stroke-width": 0.11 * unit, class: "tgt-dot" })
+      : svg("circle", { cx: x, cy: y, r: (kind === "grid" ? 0.16 : 0.24) * unit, fill: "rgba(47,111,176,.6)", class: "tgt-dot" }));
+  }
+  return root;
+}
+
+function shrink(points, [cx, cy], factor) {
+  return points.map(([x, y]) => [cx + (x - cx) * factor, cy + (y - cy) * factor]);
+}
+
+// a small standalone board picture (rules, home page cards)
+export function boardPicture(preview, opts = {}) {
+  return drawBoard(preview.geometry, preview.board, { labels: false, threatened: preview.threatened, ...opts });
+}

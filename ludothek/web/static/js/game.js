@@ -1,0 +1,384 @@
+// The game page: board, moves, clocks, offers, move list, replay. Live over a websocket.
+import { api, el, t, colourName, tokens, navigate, getLang } from "./app.js";
+import { drawBoard, bitisDie, dieFace, svg } from "./board.js";
+
+const SWATCH = { black: "#222", white: "#f5f0e6", a: "#3b7d4f", b: "#7b5aa6" };
+
+export async function renderGame(root, id) {
+  const params = new URLSearchParams(location.search);
+  const page = {
+    id, view: null, you: [], selected: null, flip: false, replay: null, replayIndex: null, geometry: null,
+    diceStyle: localStorage.getItem("ludothek.dice") || "pips", error: "", ws: null, closed: false, receivedAt: 0,
+    lastRollShown: null, modal: null,
+  };
+  const invite = params.get("invite");
+  if (invite && !tokens.get(id)) {
+    try {
+      const joined = await api("POST", `/api/games/${id}/join`, { invite });
+      tokens.set(id, joined.token);
+    } catch (e) { page.error = e.message; }
+    history.replaceState({}, "", `/play/${id}`);
+  }
+  let first;
+  try {
+    first = await api("GET", `/api/games/${id}`, undefined, tokens.get(id));
+  } catch (e) {
+    root.append(el("div", { class: "card" }, el("h2", {}, t("not_found")), el("p", { class: "note" }, e.message)));
+    return null;
+  }
+  const boardWrap = el("div", { class: "board-wrap" });
+  const side = el("div", { class: "side" });
+  root.append(el("div", { class: "play" }, boardWrap, side));
+  page.geometry = await api("GET", `/api/geometry/${first.game.game}?${new URLSearchParams(sizeOption(first.game.options))}`);
+  accept(page, first.game, first.you);
+  // a player sees his own side at the bottom
+  const topColour = { tri66: "white", grid: "b" }[page.geometry.kind];
+  if (page.you.length === 1 && topColour && page.view.colours[page.you[0]] === topColour) page.flip = true;
+  const draw = () => { render(page, boardWrap, side, draw); boardWrap.dataset.version = page.view.version; };
+  page.draw = draw;
+  window.ludothekGame = page; // read by the browser tests
+  draw();
+  connect(page);
+  const ticker = setInterval(() => tickClocks(page, side), 250);
+  const keys = (event) => {
+    if (event.target.closest && event.target.closest("input, select, textarea")) return;
+    const h = page.view.history.length;
+    const at = page.replay === null ? h - 1 : page.replayIndex;
+    if (event.key === "ArrowLeft") replayTo(page, at - 1);
+    else if (event.key === "ArrowRight" && page.replay !== null) replayTo(page, at + 1);
+    else if (event.key === "Escape") { page.selected = null; closeModal(page); draw(); }
+  };
+  document.addEventListener("keydown", keys);
+  return () => {
+    page.closed = true; clearInterval(ticker); document.removeEventListener("keydown", keys);
+    if (page.ws) page.ws.close(); closeModal(page);
+  };
+}
+
+function sizeOption(options) {
+  return options && options.size !== undefined ? { size: options.size } : {};
+}
+
+function accept(page, view, you) {
+  if (page.view && view.id === page.view.id && view.version < page.view.version) return false;
+  const changed = !page.view || page.view.version !== view.version;
+  page.view = view;
+  if (you) page.you = you;
+  page.receivedAt = performance.now();
+  if (changed) page.selected = null;
+  return true;
+}
+
+function connect(page) {
+  if (page.closed) return;
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${proto}://${location.host}/ws/games/${page.id}`);
+  page.ws = ws;
+  ws.onopen = () => {
+    page.connected = true;
+    const token = tokens.get(page.id);
+    if (token) ws.send(JSON.stringify({ type: "auth", token }));
+  };
+  ws.onmessage = (event) => {
+    const data = JSON.parse(event.data);
+    if (data.type === "state") {
+      if (accept(page, data.game, data.you && data.you.length ? data.you : null)) page.draw();
+    } else if (data.type === "error") {
+      page.error = data.error; page.draw();
+    }
+  };
+  ws.onclose = () => {
+    page.connected = false;
+    if (!page.closed) setTimeout(() => connect(page), 1000);
+  };
+}
+
+function myTurn(page) {
+  const v = page.view;
+  return v.status === "ongoing" && page.replay === null && v.to_seat !== null && page.you.includes(v.to_seat);
+}
+
+async function send(page, path, body = {}) {
+  page.error = "";
+  try {
+    const result = await api("POST", `/api/games/${page.id}/${path}`, { token: tokens.get(page.id), ...body });
+    if (result.token) {
+      tokens.set(result.id, result.token);
+      navigate(`/play/${result.id}`);
+      return;
+    }
+    accept(page, result.game, result.you);
+  } catch (e) {
+    page.error = e.message;
+  }
+  page.draw();
+}
+
+function play(page, move) { page.selected = null; closeModal(page); return send(page, "move", { move }); }
+
+function onCell(page, name) {
+  if (!myTurn(page)) return;
+  const moves = page.view.moves;
+  const fromSelected = page.selected ? moves.filter((m) => m.from === page.selected && m.to === name) : [];
+  const free = moves.filter((m) => m.from === null && m.to === name);
+  if (fromSelected.length) return choose(page, fromSelected);
+  if (free.length && !moves.some((m) => m.from === name)) return choose(page, free);
+  if (moves.some((m) => m.from === name)) page.selected = page.selected === name ? null : name;
+  else page.selected = null;
+  page.draw();
+}
+
+function choose(page, candidates) {
+  if (candidates.length === 1) return play(page, candidates[0].move);
+  const box = el("div", { class: "choices" });
+  for (const m of candidates) {
+    let content = m.move;
+    if (page.geometry.kind === "grid" && m.choice) {
+      const pic = svg("svg", { viewBox: "-0.55 -0.55 1.1 1.1", width: 76, height: 76 });
+      pic.append(bitisDie(0, 0, 1, m.die, m.choice.split("").map(Number)));
+      content = pic;
+    } else if (page.geometry.kind === "tri66") {
+      content = m.choice ? t("promote_to") : t("stay");
+    }
+    box.append(el("button", { type: "button", class: "btn", title: m.move, "data-move": m.move, onclick: () => play(page, m.move) }, content));
+  }
+  openModal(page, el("div", {}, el("h3", {}, page.geometry.kind === "grid" ? t("orientation") : t("choose_move")), box,
+    el("button", { class: "btn", onclick: () => closeModal(page) }, t("cancel"))));
+}
+
+function openModal(page, content) {
+  closeModal(page);
+  page.modal = el("div", { class: "modal-back", onclick: (e) => { if (e.target === page.modal) closeModal(page); } }, el("div", { class: "modal" }, content));
+  document.body.append(page.modal);
+}
+function closeModal(page) { if (page.modal) { page.modal.remove(); page.modal = null; } }
+
+function fmtClock(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const m = Math.floor(s / 60);
+  return m >= 60 ? `${Math.floor(m / 60)}:${String(m % 60).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}` : `${m}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function clockValue(page, seat) {
+  const c = page.view.clock;
+  if (!c) return null;
+  let ms = c.remaining[seat];
+  if (c.running === seat) ms -= performance.now() - page.receivedAt;
+  return Math.max(0, ms);
+}
+
+function tickClocks(page, side) {
+  if (!page.view || !page.view.clock) return;
+  for (const seat of [0, 1]) {
+    const node = side.querySelector(`[data-clock="${seat}"]`);
+    if (!node) continue;
+    const ms = clockValue(page, seat);
+    node.textContent = fmtClock(ms);
+    node.classList.toggle("low", ms < 20000 && page.view.clock.running === seat);
+  }
+}
+
+function seatLabel(page, seat) {
+  const v = page.view;
+  const info = v.seats[seat];
+  if (info.kind === "bot") {
+    const level = info.agent === "random" ? t("bot_random") : info.agent.startsWith("bot:") ? t("bot_n", { n: info.agent.slice(4) })
+      : info.agent === "perfect" ? t("bot_perfect") : info.agent;
+    return `${t("computer")} (${level})`;
+  }
+  if (page.you.includes(seat) && v.mode !== "local") return t("you");
+  return t("player_n", { n: seat + 1 });
+}
+
+function resultText(v) {
+  if (v.result === "draw") return t("draw");
+  const how = v.termination === "resign" ? t("by_resign") : v.termination === "time" ? t("by_time") : "";
+  return `${t("wins", { colour: colourName(v.result) })}${how ? " " + how : ""}`;
+}
+
+function render(page, boardWrap, side, draw) {
+  const v0 = page.view;
+  const shown = page.replay || v0;
+  const live = page.replay === null;
+  const mine = myTurn(page);
+  const moves = mine ? v0.moves : [];
+  const sources = new Set(moves.filter((m) => m.from).map((m) => m.from));
+  const targets = new Set(moves.filter((m) => m.to && (m.from === null || m.from === page.selected)).map((m) => m.to));
+  // board
+  const board = drawBoard(page.geometry, shown.board, {
+    flip: page.flip, sources, targets, selected: page.selected, last: shown.last ? shown.last.cells : [],
+    threatened: shown.threatened, diceStyle: page.diceStyle, onCell: (name) => onCell(page, name),
+  });
+  boardWrap.replaceChildren(board);
+  if (shown.threat && (live ? v0.status !== "over" || v0.termination === "rules" : true)) {
+    boardWrap.append(el("div", { class: "eins", title: t("eins_hint") }, t("eins")));
+  }
+  if (!live) {
+    boardWrap.append(el("div", { class: "replaybar" },
+      el("button", { class: "btn", onclick: () => replayTo(page, -1) }, "|\u25C0"),
+      el("button", { class: "btn", onclick: () => replayTo(page, page.replayIndex - 1) }, "\u25C0"),
+      el("button", { class: "btn", onclick: () => replayTo(page, page.replayIndex + 1) }, "\u25B6"),
+      el("button", { class: "btn primary", onclick: () => { page.replay = null; page.replayIndex = null; draw(); } }, t("live"))));
+  }
+
+  // side panel
+  side.replaceChildren();
+  const v = v0;
+  const title = v.title[getLang()] || v.title.en;
+  document.title = `${title} – Ludothek`;
+  const details = [title, v.options.size ? `${v.options.size}` : null, t(`mode_${v.mode}`),
+    v.options.cube ? t("stake", { n: v.board.cube ? v.board.cube.value : 1 }) : null].filter(Boolean);
+  side.append(el("div", { class: "game-title" }, el("strong", {}, details[0]), " ", details.slice(1).join(" · ")));
+  // list the players in the order their sides appear on the board (the top one first)
+  const topColour = { tri66: "white", grid: "b" }[page.geometry.kind];
+  let order = page.flip ? [0, 1] : [1, 0];
+  if (topColour && v.colours.includes(topColour)) {
+    const topSeat = v.colours.indexOf(topColour);
+    order = page.flip ? [1 - topSeat, topSeat] : [topSeat, 1 - topSeat];
+  }
+  const players = el("div", { class: "card players" });
+  for (const seat of order) {
+    const colour = v.colours[seat];
+    const turn = live && v.status === "ongoing" && v.to_seat === seat;
+    const showScore = v.score && (v.status === "over" || Object.values(v.score).some((n) => n));
+    const score = showScore && v.score[colour] !== undefined ? ` · ${t("score")} ${v.score[colour]}` : "";
+    players.append(el("div", { class: "player" + (turn ? " turn" : ""), "data-seat": seat },
+      el("span", { class: "swatch", style: `background:${SWATCH[colour] || "#999"}` }),
+      el("div", { class: "who" }, el("strong", {}, colourName(colour)), el("small", {}, seatLabel(page, seat) + score)),
+      v.clock ? el("span", { class: "clock" + (v.clock.running === seat ? " running" : ""), "data-clock": seat }, fmtClock(clockValue(page, seat))) : null));
+  }
+  side.append(players);
+
+  // status or result
+  if (v.status === "over") {
+    side.append(el("div", { class: "banner", id: "result" }, resultText(v),
+      v.score && v.score[v.colours[0]] !== undefined ? el("small", {}, `${colourName(v.colours[0])} ${v.score[v.colours[0]]} : ${v.score[v.colours[1]]} ${colourName(v.colours[1])}`) : null));
+  } else if (v.status === "waiting") {
+    side.append(el("div", { class: "card status" }, t("waiting_friend")));
+  } else {
+    let text = v.to_seat === null ? "" : mine && v.mode !== "local" ? t("your_turn") : t("to_move", { colour: colourName(v.to_move) });
+    if (v.to_seat !== null && v.seats[v.to_seat].kind === "bot") text = t("bot_thinking");
+    const status = el("div", { class: "card" }, el("div", { class: "status", id: "status" }, text));
+    if (mine && sources.size && !page.selected) status.append(el("div", { class: "note" }, t("show_legal")));
+    side.append(status);
+  }
+  if (v.tags && v.tags.StartRoll) side.append(el("div", { class: "note" }, t("start_roll", { rolls: v.tags.StartRoll })));
+  if (shown.last && shown.last.kind === "roll" && shown.history && shown.history.length) {
+    const token = shown.history.at(-1).text;
+    const face = token.slice(shown.last.move.length).replace(/[\^+#]/g, "");
+    if (face) {
+      const pic = svg("svg", { viewBox: "-0.6 -0.6 1.2 1.2", width: 34, height: 34 });
+      const colour = shown.history.at(-1).colour;
+      pic.append(svg("defs", {}, svg("filter", { id: "shadow" })), dieFace(0, 0, 1, Number(face), colour, "pips"));
+      side.append(el("div", { class: "card row dice-roll", id: "last-roll" }, pic, t("rolled", { face })));
+    }
+  }
+
+  // offers and moves without cells (swap, cube, roll of the selected die, anything else)
+  if (mine) {
+    const offers = el("div", { class: "offer", id: "offers" });
+    let any = false;
+    for (const m of moves) {
+      if (m.kind === "swap") {
+        any = true;
+        offers.append(el("p", {}, t("swap_hint")), el("button", { class: "btn primary", id: "swap", onclick: () => play(page, m.move) }, t("swap_offer")));
+      } else if (m.kind === "cube" && m.move.startsWith("double")) {
+        any = true;
+        offers.append(el("button", { class: "btn", "data-move": m.move, onclick: () => play(page, m.move) }, t("cube_double", { n: m.move.split(/\s+/)[1] || "" })));
+      } else if (m.kind === "roll" && m.from === page.selected) {
+        any = true;
+        offers.append(el("button", { class: "btn primary", id: "roll", "data-move": m.move, onclick: () => play(page, m.move) }, `\u2684 ${t("roll")} (${m.from})`));
+      } else if (m.kind === "other") {
+        any = true;
+        offers.append(el("button", { class: "btn", "data-move": m.move, onclick: () => play(page, m.move) }, m.move));
+      }
+    }
+    const cube = moves.filter((m) => m.kind === "cube" && !m.move.startsWith("double"));
+    if (cube.length && !page.modal) {
+      openModal(page, el("div", { id: "cube-dialog" }, el("h3", {}, t("cube")), el("p", {}, t("cube_offered")),
+        el("div", { class: "choices" }, cube.map((m) => el("button", { class: "btn" + (m.move === "take" ? " primary" : " danger"), "data-move": m.move, onclick: () => play(page, m.move) },
+          m.move === "take" ? t("cube_take") : m.move === "drop" ? t("cube_drop") : m.move)))));
+    }
+    if (any) side.append(offers);
+  }
+
+  // invite and watch links
+  const code = tokens.invite(v.id);
+  if (v.open_seat && code) {
+    const link = `${location.origin}/play/${v.id}?invite=${code}`;
+    side.append(el("div", { class: "card" }, el("div", { class: "note" }, t("invite_text")), linkBox(link, "invite-link")));
+  }
+  if (v.mode === "online") side.append(el("div", { class: "note" }, t("watch_text"), linkBox(`${location.origin}/play/${v.id}`, "watch-link")));
+  if (!page.you.length) side.append(el("div", { class: "note" }, t("spectating")));
+
+  // actions
+  const actions = el("div", { class: "actions" });
+  const canAct = page.you.length > 0;
+  if (canAct && v.status === "ongoing") {
+    actions.append(el("button", { class: "btn danger", id: "resign", onclick: () => {
+      if (confirm(t("confirm_resign"))) send(page, "resign", v.mode === "local" && v.to_seat !== null ? { seat: v.to_seat } : {});
+    } }, t("resign")));
+  }
+  if (canAct && v.mode !== "online" && v.plies > 0 && v.termination !== "resign" && v.termination !== "time") {
+    actions.append(el("button", { class: "btn", id: "undo", onclick: () => send(page, "undo") }, t("undo")));
+  }
+  if (canAct && v.status === "over") {
+    if (v.rematch && tokens.get(v.rematch)) actions.append(el("button", { class: "btn primary", id: "rematch", onclick: () => navigate(`/play/${v.rematch}`) }, t("join_rematch")));
+    else actions.append(el("button", { class: "btn primary", id: "rematch", onclick: () => send(page, "rematch") }, v.rematch ? t("join_rematch") : t("rematch")));
+  }
+  actions.append(el("button", { class: "btn", id: "flip", onclick: () => { page.flip = !page.flip; draw(); } }, t("flip")));
+  if (page.geometry.kind === "tri66") {
+    actions.append(el("button", { class: "btn", id: "dice-style", onclick: () => {
+      page.diceStyle = page.diceStyle === "pips" ? "chess" : "pips";
+      localStorage.setItem("ludothek.dice", page.diceStyle); draw();
+    } }, `${t("dice_style")}: ${t(page.diceStyle === "pips" ? "dice_chess" : "dice_pips")}`));
+  }
+  actions.append(el("a", { class: "btn", href: `/api/games/${v.id}/record`, download: `${v.game}-${v.id}.ludo` }, t("download")));
+  side.append(actions);
+  if (mine) {
+    // moves can also be typed in notation; the server checks them like clicks
+    const input = el("input", { type: "text", id: "move-input", placeholder: t("type_move"), autocomplete: "off", spellcheck: "false" });
+    side.append(el("form", { class: "row", onsubmit: (e) => { e.preventDefault(); if (input.value.trim()) play(page, input.value.trim()); } },
+      input, el("button", { class: "btn", type: "submit" }, t("play_move"))));
+  }
+  side.append(el("div", { class: "err", id: "error" }, page.error));
+
+  // move list
+  const list = el("div", { class: "card movelist" }, el("h3", { style: "margin-top:0" }, t("moves")));
+  if (!v.history.length) list.append(el("div", { class: "note" }, t("no_moves_yet")));
+  const table = el("table", { id: "movelist" });
+  for (let i = 0; i < v.history.length; i += 2) {
+    const row = el("tr", {}, el("td", { class: "n" }, `${i / 2 + 1}.`));
+    for (const k of [i, i + 1]) {
+      if (k >= v.history.length) { row.append(el("td")); continue; }
+      const current = page.replay ? page.replayIndex === k : k === v.history.length - 1;
+      row.append(el("td", {}, el("span", { class: "mv" + (current ? " cur" : ""), "data-index": k, onclick: () => replayTo(page, k) }, v.history[k].text)));
+    }
+    table.append(row);
+  }
+  list.append(table);
+  side.append(list);
+  if (live) setTimeout(() => { list.scrollTop = list.scrollHeight; }, 0);
+}
+
+async function replayTo(page, index) {
+  const h = page.view.history;
+  if (index >= h.length - 1 && index !== -1) { page.replay = null; page.replayIndex = null; page.draw(); return; }
+  index = Math.max(-1, index);
+  const ply = index < 0 ? 0 : h[index].ply;
+  const data = await api("GET", `/api/games/${page.id}?at=${ply}`);
+  page.replay = data.game;
+  page.replayIndex = index;
+  page.selected = null;
+  page.draw();
+}
+
+function linkBox(link, id) {
+  const input = el("input", { type: "text", readonly: true, value: link, id });
+  const button = el("button", { class: "btn", onclick: async () => {
+    input.select();
+    try { await navigator.clipboard.writeText(link); } catch (e) { document.execCommand && document.execCommand("copy"); }
+    button.textContent = t("copied");
+  } }, t("copy"));
+  return el("div", { class: "link-box" }, input, button);
+}

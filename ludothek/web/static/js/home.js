@@ -1,0 +1,123 @@
+// Home: choose a game, its options and an opponent.
+import { api, el, t, colourName, tokens, navigate, getLang } from "./app.js";
+import { boardPicture } from "./board.js";
+
+const ALL = ["trike", "trigeo", "hexalit", "bitis"];
+const form = { game: null, options: {}, first: "high", opponent: "hotseat", bot: "random", seat: 0, minutes: 0, increment: 0 };
+
+export async function renderHome(root) {
+  const { games, bots } = await api("GET", "/api/catalog");
+  const byName = Object.fromEntries(games.map((g) => [g.name, g]));
+  if (!form.game || !byName[form.game]) form.game = byName.trike ? "trike" : games.length ? games[0].name : null;
+  const lang = getLang();
+  root.append(el("h1", {}, t("choose_game")), el("p", { class: "sub" }, t("tagline")));
+  const cards = el("div", { class: "games" });
+  root.append(cards);
+  const setup = el("div", { class: "setup" });
+  root.append(setup);
+  const names = [...ALL.filter((n) => byName[n]), ...games.map((g) => g.name).filter((n) => !ALL.includes(n)), ...ALL.filter((n) => !byName[n])];
+  for (const name of names) {
+    const info = byName[name];
+    const card = el("div", { class: "card game-card" + (info ? "" : " soon") + (form.game === name ? " chosen" : ""), "data-game": name },
+      el("div", { class: "pic" }), el("div", { class: "name" }, info ? info.title[lang] || info.title.en : name[0].toUpperCase() + name.slice(1)));
+    if (info) {
+      card.addEventListener("click", () => { form.game = name; form.options = {}; renderHomeAgain(root); });
+      const small = info.options.some((o) => o.name === "size") ? "&o.size=7" : "";
+      api("GET", `/api/preview?game=${name}${small}`).then((p) => {
+        card.querySelector(".pic").append(boardPicture(p));
+      }).catch(() => {});
+    } else {
+      card.querySelector(".pic").append(el("div", { class: "note", style: "height:150px;display:flex;align-items:center;justify-content:center" }, "…"));
+    }
+    cards.append(card);
+  }
+  if (!form.game) return null;
+  const game = byName[form.game];
+
+  // options
+  const optionsBox = el("div", { class: "card" }, el("h2", {}, `${game.title[lang] || game.title.en} — ${t("options")}`),
+    el("p", { class: "note" }, el("a", { href: `/rules/${game.name}`, "data-link": true }, `${t("rules_title")}: ${game.title[lang] || game.title.en} →`)));
+  for (const option of game.options) {
+    if (option.name === "first") continue;
+    const id = `opt-${option.name}`;
+    const label = t(`opt_${option.name}`) === `opt_${option.name}` ? option.help : t(`opt_${option.name}`);
+    const value = form.options[option.name] ?? option.default;
+    let input;
+    if (option.type === "bool") {
+      input = el("input", { type: "checkbox", id, checked: value ? true : null, onchange: (e) => { form.options[option.name] = e.target.checked; } });
+      optionsBox.append(el("div", { class: "field" }, el("div", { class: "row" }, input, el("label", { for: id }, label))));
+      continue;
+    }
+    if (option.choices) {
+      input = el("select", { id, onchange: (e) => { form.options[option.name] = e.target.value; } },
+        option.choices.map((c) => el("option", { value: c, selected: String(c) === String(value) ? true : null }, String(c))));
+    } else if (option.type === "int" && option.max !== null && option.min !== null && option.max - option.min <= 20) {
+      const values = [];
+      for (let v = option.min; v <= option.max; v++) values.push(v);
+      input = el("select", { id, onchange: (e) => { form.options[option.name] = Number(e.target.value); } },
+        values.map((v) => el("option", { value: v, selected: v === Number(value) ? true : null }, String(v))));
+    } else {
+      input = el("input", { id, type: option.type === "int" ? "number" : "text", value, min: option.min, max: option.max,
+        onchange: (e) => { form.options[option.name] = option.type === "int" ? Number(e.target.value) : e.target.value; } });
+    }
+    optionsBox.append(el("div", { class: "field" }, el("label", { for: id }, label), input));
+  }
+  if (game.has_first) {
+    const select = el("select", { id: "opt-first", onchange: (e) => { form.first = e.target.value; } },
+      el("option", { value: "high" }, t("first_high")), el("option", { value: "low" }, t("first_low")),
+      game.colours.map((c) => el("option", { value: `fixed:${c}` }, `${t("first_fixed")}: ${colourName(c)}`)));
+    select.value = form.first;
+    optionsBox.append(el("div", { class: "field" }, el("label", { for: "opt-first" }, t("opt_first")), select));
+  }
+
+  // opponent
+  const oppBox = el("div", { class: "card" }, el("h2", {}, t("opponent")));
+  const seg = el("div", { class: "seg", id: "opponent" });
+  for (const kind of ["hotseat", "bot", "friend"]) {
+    seg.append(el("button", { type: "button", class: form.opponent === kind ? "on" : "", "data-opponent": kind,
+      onclick: () => { form.opponent = kind; renderHomeAgain(root); } }, t(`opp_${kind}`)));
+  }
+  oppBox.append(seg);
+  if (form.opponent === "bot") {
+    const select = el("select", { id: "bot-level", onchange: (e) => { form.bot = e.target.value; } },
+      (game.bots || bots).map((b) => el("option", { value: b, selected: b === form.bot ? true : null },
+        b === "random" ? t("bot_random") : b.startsWith("bot:") ? t("bot_n", { n: b.slice(4) }) : b === "perfect" ? t("bot_perfect") : b)));
+    oppBox.append(el("div", { class: "field" }, el("label", { for: "bot-level" }, t("bot_level")), select));
+  }
+  if (form.opponent !== "hotseat") {
+    const select = el("select", { id: "seat", onchange: (e) => { form.seat = e.target.value === "random" ? "random" : Number(e.target.value); } },
+      game.colours.map((c, i) => el("option", { value: i, selected: form.seat === i ? true : null }, colourName(c))),
+      el("option", { value: "random", selected: form.seat === "random" ? true : null }, t("colour_random")));
+    oppBox.append(el("div", { class: "field" }, el("label", { for: "seat" }, t("your_colour")), select));
+  }
+  oppBox.append(el("div", { class: "field" }, el("label", {}, t("clock")),
+    el("div", { class: "row" },
+      el("label", { for: "clock-min", class: "note" }, t("minutes")),
+      el("input", { type: "number", id: "clock-min", min: 0, max: 180, value: form.minutes, onchange: (e) => { form.minutes = Number(e.target.value) || 0; } }),
+      el("label", { for: "clock-inc", class: "note" }, t("increment")),
+      el("input", { type: "number", id: "clock-inc", min: 0, max: 180, value: form.increment, onchange: (e) => { form.increment = Number(e.target.value) || 0; } })),
+    el("div", { class: "note" }, `0 = ${t("clock_none")}`)));
+  const error = el("div", { class: "err" });
+  const start = el("button", { class: "btn primary big", id: "start", onclick: async () => {
+    start.disabled = true;
+    try {
+      const body = { game: game.name, options: { ...form.options }, opponent: form.opponent, bot: form.bot, seat: form.seat };
+      if (game.has_first) {
+        if (form.first.startsWith("fixed:")) { body.start = "fixed"; body.options.first = form.first.slice(6); } else body.start = form.first;
+      }
+      if (form.minutes > 0) body.clock = { minutes: form.minutes, increment: form.increment };
+      const created = await api("POST", "/api/games", body);
+      tokens.set(created.id, created.token);
+      if (created.invite) tokens.setInvite(created.id, created.invite);
+      navigate(`/play/${created.id}`);
+    } catch (e) { error.textContent = e.message; start.disabled = false; }
+  } }, t("start_game"));
+  oppBox.append(el("div", { class: "row", style: "margin-top:14px" }, start), error);
+  setup.append(optionsBox, oppBox);
+  return null;
+}
+
+function renderHomeAgain(root) {
+  root.replaceChildren();
+  renderHome(root);
+}
