@@ -146,10 +146,9 @@ def play_one(game_name, options, os_game, ours, bot, our_seat, rng, tally):
         tally.wins_as_first += result > 0
 
 
-def run_game(game_name, options, args) -> Tally:
+def run_game(game_name, options, args, tally: Tally) -> Tally:
     os_game = los.load_game(game_name, **options)
-    ours, description = our_agent(game_name, args.ours, args.seconds, args.seed)
-    tally = Tally(game_name, options, description)
+    ours, tally.ours_name = our_agent(game_name, args.ours, args.seconds, args.seed)
     rng = random.Random(args.seed)
     for i in range(args.games):
         bot, _evaluator = mcts_bot(os_game, args.seconds, args.seed + i)
@@ -202,9 +201,15 @@ def main(argv: list[str] | None = None) -> None:
     tallies = []
     for name in names:
         started = time.time()
-        tally = run_game(name, options[name], args)
+        tally = Tally(name, options[name], "?")
+        try:
+            run_game(name, options[name], args, tally)
+        except Exception as exc:  # noqa: BLE001 - report it, keep the games played, go on
+            print(f"{name}: stopped by {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
+            tally.ours_name += f" (stopped: {type(exc).__name__})"
         tallies.append(tally)
         print(f"{name}: {tally.games} games in {time.time() - started:.0f} s", file=sys.stderr, flush=True)
+        print(table(tallies, args.seconds), file=sys.stderr, flush=True)
     print(table(tallies, args.seconds))
 
 

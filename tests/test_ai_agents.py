@@ -163,3 +163,17 @@ def test_compiled_trike_search_is_reproducible_and_counts_its_simulations():
     assert set(runs[0].visits) == set(state.legal_actions())
     # the opening move and the swap decision stay with the generic tree
     assert not mcts_trike.applicable(ludothek.new_game("trike", size=9))
+
+
+@pytest.mark.parametrize("game", [g for g in ("trigeo", "hexalit") if g in GAMES])
+def test_quiescence_follows_captures_best_victim_first(game):
+    from ludothek.ai.knowledge import knowledge
+
+    state = ludothek.new_game(game, "1RBN1B1R1/1bP2QK1PN1/4PPpPP4/13/2pppqppp2/r2nkbnr1 b -")
+    noisy = knowledge(game).noisy(state, state.legal_actions())
+    assert noisy, "Black has captures here"
+    texts = [state.action_to_str(a) for a in noisy]
+    assert all("°" in t for t in texts)
+    victims = [abs(int(state.board[a % 4356 % 66])) for a in noisy]
+    assert victims == sorted(victims, reverse=True)
+    assert len(noisy) == sum("°" in state.action_to_str(a) for a in state.legal_actions())

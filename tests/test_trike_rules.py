@@ -204,3 +204,11 @@ def test_perft_counts_leaves_as_in_chess_when_games_end_early():
     assert counts == [reference(state, depth) for depth in range(1, 7)]
     over = ludothek.new_game("trike", position="W/bw/3/4/5/6/b6 b", size=7)
     assert over.perft(0) == 1 and over.perft(1) == 0 and over.perft(3) == 0
+
+
+def test_a_game_can_end_at_ply_3_and_perft_counts_no_leaf_below_it():
+    state = ludothek.new_game("trike", size=7)
+    for move in ("f1", "g2", "g1"):  # the pawn is shut in the corner g1
+        state.play(move)
+    assert state.is_over() and state.winner() == "black"
+    assert ludothek.new_game("trike").perft(4) == 905604  # six such corner lines on side 13

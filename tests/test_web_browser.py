@@ -95,9 +95,13 @@ def game_state(page):
 
 
 def wait_version_change(page, version, timeout=20000):
-    page.wait_for_function(
-        "v => window.ludothekGame && window.ludothekGame.view && window.ludothekGame.view.version !== v",
-        arg=version, timeout=timeout)
+    try:
+        page.wait_for_function(
+            "v => window.ludothekGame && window.ludothekGame.view && window.ludothekGame.view.version !== v",
+            arg=version, timeout=timeout)
+    except sync_api.TimeoutError:
+        shot(page, "timeout-waiting-for-a-new-version")
+        raise
 
 
 def start_from_home(page, base, game, opponent="hotseat", size=None, first=None):

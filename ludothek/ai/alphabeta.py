@@ -15,7 +15,7 @@ import math
 from ..core.protocol import CHANCE, TERMINAL, GameState
 from .base import Agent, Analysis
 from .budget import Budget
-from .knowledge import knowledge
+from .knowledge import knowledge, warm_up
 from .walk import pop, push, search_copy
 
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -30,12 +30,18 @@ class AlphaBetaAgent(Agent):
     name = "alphabeta"
 
     def __init__(self, game: str, seed: int | None = None, budget: Budget | None = None, *,
-                 max_depth: int = 64, exact_root: bool = False, label: str | None = None):
+                 max_depth: int = 64, exact_root: bool = False, quiescence: int = 4,
+                 repetition_draws: bool = True, label: str | None = None):
         super().__init__(seed, budget or Budget(iterations=20000))
         self.game = game
         info = knowledge(game)
         self.evaluate = info.evaluate
         self.order = info.order
+        self.noisy = info.noisy
+        #: plies of captures searched beyond the horizon (0: none)
+        self.quiescence = quiescence
+        #: a position repeated inside the search counts as a draw (stops aimless shuffling)
+        self.repetition_draws = repetition_draws
         self.max_depth = max_depth
         #: search every root move with a full window (exact scores for analysis; slower)
         self.exact_root = exact_root
@@ -51,6 +57,7 @@ class AlphaBetaAgent(Agent):
         player = state.current_player()
         if player in (CHANCE, TERMINAL):
             raise ValueError("agents act only where a player is to move")
+        warm_up(state)
         self.clock = self.budget.clock()
         if len(self.tt) > _TT_LIMIT:
             self.tt = {}
@@ -131,7 +138,11 @@ class AlphaBetaAgent(Agent):
             return total
         if depth <= 0:
             self._tree_exhausted = False
+            if self.quiescence:
+                return self._quiesce(state, alpha, beta, ply, self.quiescence)
             return self.evaluate(state)
+        if self.repetition_draws and ply > 1 and state.repetitions() >= 2:
+            return 0.0
         key = state.key()
         entry = self.tt.get(key)
         tt_move = None
@@ -173,6 +184,43 @@ class AlphaBetaAgent(Agent):
         self.tt[key] = (depth, best_value, flag, best_action)
         return best_value
 
+    def _quiesce(self, state: GameState, alpha: float, beta: float, ply: int, left: int) -> float:
+        """Captures only, with the evaluation as a floor ("standing pat") for the mover."""
+        clock = self.clock
+        clock.count += 1
+        if clock.done():
+            raise _OutOfBudget
+        player = state.current_player()
+        if player == TERMINAL:
+            return state.returns()[0] * (1.0 - 0.001 * ply)
+        stand = self.evaluate(state)
+        if player == CHANCE or left <= 0:
+            return stand
+        maximise = player == 0
+        if maximise:
+            if stand >= beta:
+                return stand
+            alpha = max(alpha, stand)
+        else:
+            if stand <= alpha:
+                return stand
+            beta = min(beta, stand)
+        best = stand
+        for action in self.noisy(state, state.legal_actions()):
+            push(state, action)
+            value = self._quiesce(state, alpha, beta, ply + 1, left - 1)
+            pop(state)
+            if maximise:
+                if value > best:
+                    best = value
+                    alpha = max(alpha, value)
+            elif value < best:
+                best = value
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        return best
+
     def _ordered(self, state: GameState, ply: int, tt_move: int | None) -> list[int]:
         actions = self.order(state, state.legal_actions())
         history = self.history
@@ -202,7 +250,7 @@ class AlphaBetaAgent(Agent):
             if player == TERMINAL:
                 break
             if player == CHANCE:
-                action = max(work.chance_outcomes(), key=lambda item: item[1])[0]
+                break  # the line cannot know the roll
             else:
                 entry = self.tt.get(work.key())
                 if entry is None or entry[3] is None:

@@ -39,5 +39,9 @@ def order(state: GameState, actions: list[int]) -> list[int]:
     return actions
 
 
+def noisy(state: GameState, actions: list[int]) -> list[int]:
+    return []
+
+
 def compiled_search(agent, state, clock):
     return None

@@ -57,3 +57,15 @@ def order(state, actions: list[int]) -> list[int]:
         return -(10 * victim - abs(int(board[frm])) + (50 if action >= PROMO else 0)) if victim or action >= PROMO else 0
 
     return sorted(actions, key=key)
+
+
+def noisy(state, actions: list[int]) -> list[int]:
+    """Captures, most valuable victim first (for the quiescence search)."""
+    board = state.board
+    captures = []
+    for action in actions:
+        frm, to = divmod(action % PROMO, CELLS)
+        if board[to] != 0:
+            captures.append((-(10 * abs(int(board[to])) - abs(int(board[frm]))), action))
+    captures.sort()
+    return [action for _, action in captures]

@@ -46,3 +46,15 @@ def compiled_search(agent, state, clock):
     if not mcts_trike.applicable(state):
         return None
     return mcts_trike.search(state, clock, agent.rng, agent.exploration)
+
+
+def warm_up() -> None:
+    """Load the compiled search once (a tiny search on a small board)."""
+    from ..games.trike.state import TrikeState
+    from .budget import Budget
+    from . import mcts_trike
+
+    state = TrikeState(size=7)
+    state.play("d2")
+    state.play("d3")
+    mcts_trike.search(state, Budget(iterations=4).clock(), random.Random(0), 1.0)

@@ -7,6 +7,8 @@ Each game may have a module ``ludothek.ai.eval_<game>`` offering some of
   seat 0 in [-1, 1] (MCTS leaves);
 * ``random_rollout(state, rng) -> float`` — a compiled *uniformly random* playout;
 * ``order(state, actions) -> list`` — actions in a promising order (alpha-beta);
+* ``noisy(state, actions) -> list`` — the tactical actions (captures) a quiescence search
+  follows beyond the horizon, best first;
 * ``compiled_search(agent, state, clock) -> Analysis | None`` — the agent's whole MCTS in a
   kernel where the game can (``None``: use the Python tree here).
 
@@ -23,7 +25,7 @@ from types import SimpleNamespace
 
 from . import eval_generic
 
-_NAMES = ("evaluate", "rollout", "random_rollout", "order", "compiled_search")
+_NAMES = ("evaluate", "rollout", "random_rollout", "order", "noisy", "compiled_search")
 
 
 @lru_cache(maxsize=None)
@@ -42,3 +44,26 @@ def knowledge(game: str) -> SimpleNamespace:
     if getattr(module, "random_rollout", None) is None and getattr(module, "rollout", None) is not None:
         found["random_rollout"] = eval_generic.random_rollout
     return SimpleNamespace(module=module.__name__, **found)
+
+
+_WARM: set[str] = set()
+
+
+def warm_up(state) -> None:
+    """Compile (or load from numba's cache) a game's kernels once per process, before an
+    agent starts its clock: the first call can take seconds and must not eat the budget."""
+    if state.name in _WARM:
+        return
+    _WARM.add(state.name)
+    import random
+
+    info = knowledge(state.name)
+    work = state.copy()
+    rng = random.Random(0)
+    if not work.is_over():
+        info.evaluate(work)
+        info.rollout(work, rng)
+        info.random_rollout(work, rng)
+    module_warm_up = getattr(importlib.import_module(info.module), "warm_up", None)
+    if module_warm_up is not None:
+        module_warm_up()

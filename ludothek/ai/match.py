@@ -21,8 +21,9 @@ from .base import make_agent
 from .budget import Budget
 from .stats import MatchStats
 
-#: random plies that open each pair of games, per game (default 2)
-OPENING_PLIES = {"trike": 1}
+#: random plies that open each pair of games, per game (default 2). Bitis has its own
+#: fixed opening procedure and is decided by a random one, so it starts from the start.
+OPENING_PLIES = {"trike": 1, "bitis": 0}
 
 
 @dataclass(frozen=True)

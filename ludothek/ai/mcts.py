@@ -20,7 +20,7 @@ from typing import Callable
 from ..core.protocol import CHANCE, TERMINAL, GameState
 from .base import Agent, Analysis
 from .budget import Budget
-from .knowledge import knowledge
+from .knowledge import knowledge, warm_up
 from .walk import pop, push, search_copy
 
 Rollout = Callable[[GameState, object], float]
@@ -78,6 +78,7 @@ class MCTSAgent(Agent):
     def analyse(self, state: GameState) -> Analysis:
         if state.current_player() in (CHANCE, TERMINAL):
             raise ValueError("agents act only where a player is to move")
+        warm_up(state)
         clock = self.budget.clock()
         if self.compiled:
             found = knowledge(self.game).compiled_search(self, state, clock)
@@ -235,9 +236,8 @@ class MCTSAgent(Agent):
         node = root.children[best]
         while node.children and len(line) < 30:
             if node.player == CHANCE:
-                action = max(node.children.items(), key=lambda item: item[1].n)[0]
-            else:
-                action = self._best_action(node)
+                break  # the line cannot know the roll
+            action = self._best_action(node)
             line.append(action)
             node = node.children[action]
         return Analysis(best=best, scores=scores, line=line, value=scores[best], iterations=clock.count,

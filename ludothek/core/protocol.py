@@ -43,6 +43,8 @@ class GameState(ABC):
     OPTIONS: ClassVar[tuple[Option, ...]] = ()
     #: keep a count of positions seen, for repetition rules (see :meth:`repetitions`)
     TRACK_REPETITIONS: ClassVar[bool] = False
+    #: attributes that :meth:`copy` shares instead of copying (e.g. board geometry)
+    SHARED: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, position: str | None = None, **options: Any):
         self.options: dict[str, Any] = resolve(self.name, self.OPTIONS, options)
@@ -289,7 +291,10 @@ class GameState(ABC):
         return data
 
     def copy(self) -> "GameState":
-        return _copy.deepcopy(self)
+        """An independent copy; attributes named in ``SHARED`` (tables that never change)
+        are shared, not copied."""
+        memo = {id(getattr(self, name)): getattr(self, name) for name in self.SHARED}
+        return _copy.deepcopy(self, memo)
 
     def record_tokens(self) -> list[str]:
         """Moves as written in a record: a chance outcome joins the move before it."""

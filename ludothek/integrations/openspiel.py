@@ -47,7 +47,6 @@ needs no code here beyond an observation encoder (:mod:`.observe`):
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from ..core.errors import LudothekError
@@ -199,9 +198,8 @@ def _replay(game: str, options: dict[str, Any], history: list[int]) -> _Inner:
 
 class _Inner:
     """Holds the wrapped Ludothek state. OpenSpiel clones a Python state by deep-copying its
-    attributes and serializes it by pickling them: this holder copies fast (with the game's
-    own ``copy()`` if it has one, else sharing the board geometry tables, which never
-    change) and pickles as game name, options and action history, replayed on loading."""
+    attributes and serializes it by pickling them: this holder copies with the game's own
+    ``copy()`` and pickles as game name, options and action history, replayed on loading."""
 
     __slots__ = ("legal", "state")
 
@@ -211,13 +209,7 @@ class _Inner:
         self.legal = legal
 
     def __deepcopy__(self, memo: dict) -> _Inner:
-        state = self.state
-        if type(state).copy is not GameState.copy:
-            return _Inner(state.copy(), self.legal)  # the game's own fast copy
-        for value in vars(state).values():
-            if type(value).__module__.startswith("ludothek.boards"):
-                memo[id(value)] = value
-        return _Inner(copy.deepcopy(state, memo), self.legal)
+        return _Inner(self.state.copy(), self.legal)
 
     def __reduce__(self) -> tuple:
         return (_replay, (self.state.name, dict(self.state.options), self.state.history))
@@ -266,6 +258,11 @@ class LudothekState(pyspiel.State):
                 box.legal = []
             else:
                 box.legal = [int(a) for a in box.state.legal_actions()]
+                if not box.legal:
+                    raise RuntimeError(
+                        f"{short_name(self._name)}: position {box.state.position()!r} is not over "
+                        "but has no legal actions (a bug in the game)"
+                    )
         return box.legal
 
     def _legal_actions(self, player: int) -> list[int]:

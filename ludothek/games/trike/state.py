@@ -27,6 +27,7 @@ class TrikeState(GameState):
     title = {"en": "Trike", "de": "Trike"}
     colours = ("black", "white")
     OPTIONS = (Option("size", int, 13, "side of the triangular board", min=7, max=19),)
+    SHARED = ("geometry",)
 
     # ------------------------------------------------------------------ set-up
     def _init_board(self) -> None:
