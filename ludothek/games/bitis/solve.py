@@ -95,6 +95,20 @@ def _mark(seen, key):
 
 
 @njit(cache=True)
+def _child_key(cells, ors, die, cell, o):
+    """The canonical key of the position after ``die`` goes to ``cell`` in orientation ``o``,
+    with the other player to move (``cells`` and ``ors`` are left as they were)."""
+    old_cell = cells[die]
+    old_o = ors[die]
+    cells[die] = cell
+    ors[die] = o
+    child = canonical_key(cells, ors, die, 1)
+    cells[die] = old_cell
+    ors[die] = old_o
+    return child
+
+
+@njit(cache=True)
 def enumerate_positions(seen, ended, seeds):
     """Breadth-first search from the canonical keys ``seeds`` (marked in ``seen`` by the
     caller); return every reachable canonical key (not sorted) and the number of distinct
@@ -114,13 +128,7 @@ def enumerate_positions(seen, ended, seeds):
         n = K.gen_moves(cells, ors, last, buffer)
         for i in range(n):
             die, cell, o = K.decode(buffer[i])
-            old_cell = cells[die]
-            old_o = ors[die]
-            cells[die] = cell
-            ors[die] = o
-            child = canonical_key(cells, ors, die, 1)
-            cells[die] = old_cell
-            ors[die] = old_o
+            child = _child_key(cells, ors, die, cell, o)
             if ROW[cell] == 1 or ROW[cell] == 6:
                 if _mark(ended, child):
                     ending += 1
@@ -170,13 +178,7 @@ def build_edges(keys):
                 if stage == 0:
                     start[i + 1] += 1
                     continue
-                old_cell = cells[die]
-                old_o = ors[die]
-                cells[die] = cell
-                ors[die] = o
-                child = canonical_key(cells, ors, die, 1)
-                cells[die] = old_cell
-                ors[die] = old_o
+                child = _child_key(cells, ors, die, cell, o)
                 targets[fill] = np.searchsorted(keys, child)
                 fill += 1
     return start, targets, wins, losses
@@ -339,13 +341,7 @@ def verify(keys, value, distance):
             if ROW[cell] == 6:
                 worst_loss = max(worst_loss, 1)
                 continue
-            old_cell = cells[die]
-            old_o = ors[die]
-            cells[die] = cell
-            ors[die] = o
-            child = canonical_key(cells, ors, die, 1)
-            cells[die] = old_cell
-            ors[die] = old_o
+            child = _child_key(cells, ors, die, cell, o)
             k = np.searchsorted(keys, child)
             if k >= n or keys[k] != child:
                 bad += 1  # a move leaves the table: enumeration incomplete
