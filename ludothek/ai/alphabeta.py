@@ -16,7 +16,7 @@ from ..core.protocol import CHANCE, TERMINAL, GameState
 from .base import Agent, Analysis
 from .budget import Budget
 from .knowledge import knowledge, warm_up
-from .walk import pop, push, search_copy
+from .walk import search_copy
 
 EXACT, LOWER, UPPER = 0, 1, 2
 _TT_LIMIT = 2_000_000
@@ -107,12 +107,12 @@ class AlphaBetaAgent(Agent):
         self._tree_exhausted = True
         alpha, beta = -math.inf, math.inf
         for action in actions:
-            push(state, action)
+            state.apply_action(action)
             if self.exact_root or not partial:
                 value = self._search(state, depth - 1, -math.inf, math.inf, 1)
             else:
                 value = self._search(state, depth - 1, alpha, beta, 1)
-            pop(state)
+            state.undo()
             partial[action] = value
             if side > 0:
                 alpha = max(alpha, value)
@@ -132,9 +132,9 @@ class AlphaBetaAgent(Agent):
         if player == CHANCE:
             total = 0.0
             for action, p in state.chance_outcomes():
-                push(state, action)
+                state.apply_action(action)
                 total += p * self._search(state, depth, -math.inf, math.inf, ply + 1)
-                pop(state)
+                state.undo()
             return total
         if depth <= 0:
             self._tree_exhausted = False
@@ -162,9 +162,9 @@ class AlphaBetaAgent(Agent):
         best_value = -math.inf if maximise else math.inf
         best_action = None
         for action in self._ordered(state, ply, tt_move):
-            push(state, action)
+            state.apply_action(action)
             value = self._search(state, depth - 1, alpha, beta, ply + 1)
-            pop(state)
+            state.undo()
             if maximise:
                 if value > best_value:
                     best_value, best_action = value, action
@@ -207,9 +207,9 @@ class AlphaBetaAgent(Agent):
             beta = min(beta, stand)
         best = stand
         for action in self.noisy(state, state.legal_actions()):
-            push(state, action)
+            state.apply_action(action)
             value = self._quiesce(state, alpha, beta, ply + 1, left - 1)
-            pop(state)
+            state.undo()
             if maximise:
                 if value > best:
                     best = value
@@ -243,7 +243,7 @@ class AlphaBetaAgent(Agent):
         """The expected line: the best move, then the table's best replies."""
         work = search_copy(state)
         line = [best]
-        push(work, best)
+        work.apply_action(best)
         seen = {work.key()}
         while len(line) < 30:
             player = work.current_player()
@@ -257,7 +257,7 @@ class AlphaBetaAgent(Agent):
                     break
                 action = entry[3]
             line.append(action)
-            push(work, action)
+            work.apply_action(action)
             if work.key() in seen:
                 break
             seen.add(work.key())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from ..core.protocol import CHANCE, GameState
-from .walk import pop, push, sample_outcome
+from .walk import sample_outcome
 
 #: a playout longer than this is scored as a draw (the games end far sooner)
 MAX_PLAYOUT_PLIES = 1000
@@ -22,13 +22,13 @@ def random_rollout(state: GameState, rng: random.Random) -> float:
     played = 0
     while not state.is_over() and played < MAX_PLAYOUT_PLIES:
         if state.current_player() == CHANCE:
-            push(state, sample_outcome(state, rng))
+            state.apply_action(sample_outcome(state, rng))
         else:
-            push(state, rng.choice(state.legal_actions()))
+            state.apply_action(rng.choice(state.legal_actions()))
         played += 1
     value = state.returns()[0]
     for _ in range(played):
-        pop(state)
+        state.undo()
     return value
 
 

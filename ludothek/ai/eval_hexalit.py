@@ -12,7 +12,7 @@ from ..boards import triangle66 as T
 from ..games.dice.kernels import CELLS
 from ..games.hexalit import kernels
 from . import eval_generic, kernels_hexalit
-from .walk import pop, push, sample_outcome
+from .walk import sample_outcome
 
 #: turns a guided playout runs before the evaluation judges the position
 HORIZON = 24
@@ -32,11 +32,11 @@ def _at_turn_start(state, rng, playout) -> float:
     if state.offer:  # the cube is offered: no compiled playout for that
         return eval_generic.random_rollout(state, rng)
     if state.roll_cell >= 0:
-        push(state, sample_outcome(state, rng))
+        state.apply_action(sample_outcome(state, rng))
         try:
             return _at_turn_start(state, rng, playout)
         finally:
-            pop(state)
+            state.undo()
     return playout(state, rng)
 
 

@@ -21,7 +21,7 @@ from ..core.protocol import CHANCE, TERMINAL, GameState
 from .base import Agent, Analysis
 from .budget import Budget
 from .knowledge import knowledge, warm_up
-from .walk import pop, push, search_copy
+from .walk import search_copy
 
 Rollout = Callable[[GameState, object], float]
 
@@ -109,7 +109,7 @@ class MCTSAgent(Agent):
                 break
             if node.player == CHANCE:
                 action = self._pick_outcome(node)
-                push(state, action)
+                state.apply_action(action)
                 depth += 1
                 child = node.children.get(action)
                 if child is None:
@@ -122,19 +122,19 @@ class MCTSAgent(Agent):
                 continue
             if node.untried:
                 action = node.untried.pop()
-                push(state, action)
+                state.apply_action(action)
                 depth += 1
                 child = node.children[action] = Node(state, self.rng)
                 path.append(child)
                 value = child.proven if child.proven is not None else self.rollout(state, self.rng)
                 break
             action = self._pick_child(node)
-            push(state, action)
+            state.apply_action(action)
             depth += 1
             node = node.children[action]
             path.append(node)
         for _ in range(depth):
-            pop(state)
+            state.undo()
         for visited in path:
             visited.n += 1
             visited.w += value

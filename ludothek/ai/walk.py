@@ -1,23 +1,10 @@
-"""Fast play/undo for searches: the game's own ``_apply``/``_unapply`` with the protocol's
-bookkeeping (ply stack, repetition counts) but without formatting notation."""
+"""Small helpers for searches (the fast step itself is ``GameState.apply_action``)."""
 
 from __future__ import annotations
 
 import random
 
-from ..core.protocol import CHANCE, GameState
-
-
-def push(state: GameState, action: int) -> None:
-    by_chance = state.current_player() == CHANCE
-    token = state._apply(action)
-    state._stack.append((action, "", token, by_chance))
-    if state.TRACK_REPETITIONS:
-        state._seen[state.key()] += 1
-
-
-def pop(state: GameState) -> None:
-    state.undo()
+from ..core.protocol import GameState
 
 
 def sample_outcome(state: GameState, rng: random.Random) -> int:

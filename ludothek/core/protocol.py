@@ -235,11 +235,19 @@ class GameState(ABC):
             raise IllegalMove(f"action {move} is not legal in position {self.position()}")
         self._play_action(move)
 
+    def apply_action(self, action: int) -> None:
+        """Apply a legal action without checking it or writing its notation: the fast step
+        for searches and adapters. :meth:`undo` takes it back; its notation reads ``""``."""
+        self._push(action, notate=False)
+
     def _play_action(self, action: int) -> None:
+        self._push(action, notate=True)
+
+    def _push(self, action: int, notate: bool) -> None:
         by_chance = self.current_player() == CHANCE
-        text = self.action_to_str(action)
+        text = self.action_to_str(action) if notate else ""
         token = self._apply(action)
-        if self.current_player() != CHANCE:
+        if notate and self.current_player() != CHANCE:
             text += self._suffix_after_move()
         self._stack.append((action, text, token, by_chance))
         if self.TRACK_REPETITIONS:

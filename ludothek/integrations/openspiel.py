@@ -110,16 +110,6 @@ def _parameter_spec(cls: type[GameState]) -> dict[str, Any]:
     return spec
 
 
-def push(state: GameState, action: int) -> None:
-    """Apply ``action`` with the protocol's bookkeeping but without formatting notation
-    (the adapters never read the notation of past moves)."""
-    by_chance = state.current_player() == CHANCE
-    token = state._apply(action)
-    state._stack.append((action, "", token, by_chance))
-    if state.TRACK_REPETITIONS:
-        state._seen[state.key()] += 1
-
-
 # ---------------------------------------------------------------------------- game
 class LudothekGame(pyspiel.Game):
     """An OpenSpiel game over a Ludothek game; subclassed once per game (``GAME``)."""
@@ -192,7 +182,7 @@ class LudothekGame(pyspiel.Game):
 def _replay(game: str, options: dict[str, Any], history: list[int]) -> _Inner:
     state = new_game(game, **options)
     for action in history:
-        push(state, action)
+        state.apply_action(action)
     return _Inner(state)
 
 
@@ -288,7 +278,7 @@ class LudothekState(pyspiel.State):
             self._box = _Inner(game.new_ludothek_state(self._choices[action]))
         else:
             self._box.legal = None
-            push(self._box.state, action)
+            self._box.state.apply_action(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if self._box is None:

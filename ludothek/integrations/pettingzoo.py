@@ -52,14 +52,6 @@ FIRST_ROLL = "roll"
 AGENTS = ("player_0", "player_1")
 
 
-def _push(state: GameState, action: int) -> None:
-    by_chance = state.current_player() == CHANCE
-    token = state._apply(action)
-    state._stack.append((action, "", token, by_chance))
-    if state.TRACK_REPETITIONS:
-        state._seen[state.key()] += 1
-
-
 def text_of(state: GameState) -> str:
     """The game's terminal rendering as plain text."""
     from rich.console import Console
@@ -148,7 +140,7 @@ class LudothekEnv(AECEnv):
             outcomes = state.chance_outcomes()
             weights = np.array([p for _, p in outcomes], float)
             pick = int(self._rng.choice(len(outcomes), p=weights / weights.sum()))
-            _push(state, int(outcomes[pick][0]))
+            state.apply_action(int(outcomes[pick][0]))
 
     def _update_infos(self) -> None:
         for seat, agent in enumerate(AGENTS):
@@ -181,7 +173,7 @@ class LudothekEnv(AECEnv):
         assert state.current_player() == seat
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        _push(state, action)
+        state.apply_action(action)
         self.moves += 1
         self._resolve_chance()
         self._update_infos()

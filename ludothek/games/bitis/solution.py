@@ -182,10 +182,9 @@ class Solution:
         """For each legal action, the value it gives the player making it. A placement that
         would bring a position about for the third time counts as a draw."""
         result: dict[int, Value] = {}
-        seen = getattr(state, "_seen", {})
         for action in state.legal_actions():
             token = state._apply(action)
-            if seen.get(state.key(), 0) >= 2:
+            if state.repetitions() >= 2:
                 result[action] = Value(DRAW, None)
             else:
                 result[action] = self.state_value(state).after_move()
@@ -259,7 +258,7 @@ def principal_line(state: BitisState, limit: int = 40) -> list[int]:
     while len(line) < limit and not work.is_over():
         action = solved.best_actions(work)[0]
         line.append(action)
-        work._play_action(action)
+        work.apply_action(action)
     return line
 
 
@@ -278,7 +277,7 @@ class PerfectAgent(Agent):
         top = max(v.rank for v in values.values())
         best = self.rng.choice(sorted(a for a, v in values.items() if v.rank == top))
         work = state.copy()
-        work._play_action(best)
+        work.apply_action(best)
         line = [best] + principal_line(work, 20)
         scores = {a: v.score() for a, v in values.items()}
         return Analysis(best=best, scores=scores, line=line, value=scores[best], iterations=len(values))

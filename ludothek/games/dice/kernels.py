@@ -269,15 +269,7 @@ def king_escapes(board, geo, king, side, jumps, out, n):
 @njit(cache=True)
 def has_escape(board, geo, king, side, jumps):
     buf = np.empty(32, dtype=np.int32)
-    end = piece_moves(board, geo, king, jumps, False, buf, 0)
-    for i in range(end):
-        move = buf[i]
-        captured = apply_move(board, move)
-        safe = not is_attacked(board, geo, move % CELLS, 1 - side, jumps)
-        undo_move(board, move, captured)
-        if safe:
-            return True
-    return False
+    return king_escapes(board, geo, king, side, jumps, buf, 0) > 0
 
 
 @njit(cache=True)

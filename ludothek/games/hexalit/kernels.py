@@ -33,6 +33,7 @@ from ..dice.kernels import (
     gen_moves,
     is_attacked,
     king_escapes,
+    zobrist_hash,
 )
 
 
@@ -154,15 +155,11 @@ def threatened_ones(board, geo, side):
 
 @njit(cache=True)
 def position_hash(board, temp, side):
-    h = np.uint64(0)
+    """The dice kernels' hash plus a key for each temporary face."""
+    h = zobrist_hash(board, side, ZOBRIST)
     for c in range(CELLS):
-        v = board[c]
-        if v != 0:
-            h ^= ZOBRIST[c, v + 6]
-            if temp[c]:
-                h ^= ZOBRIST_TEMP[c]
-    if side == 1:
-        h ^= ZOBRIST[CELLS, 0]
+        if temp[c]:
+            h ^= ZOBRIST_TEMP[c]
     return h
 
 
