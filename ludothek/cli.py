@@ -14,7 +14,7 @@ from . import i18n
 from .core.errors import LudothekError
 from .core.options import parse_assignments
 from .core.protocol import CHANCE, GameState
-from .core.record import Record, dump, load
+from .core.record import load
 from .core.registry import game_class, games
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -214,10 +214,6 @@ def roll_for_first(colours: tuple[str, str], rule: str, rng: random.Random) -> t
         if a != b:
             wins_a = a > b if rule == "high" else a < b
             return (colours[0] if wins_a else colours[1]), "; ".join(rolls)
-
-
-def save_record(state: GameState, path: str, result: str | None = None, **tags: str) -> None:
-    dump(Record.from_state(state, result=result, **tags), path)
 
 
 # ---------------------------------------------------------------------- bots: analyse and match

@@ -20,7 +20,7 @@ def _sign(state) -> float:
 
 
 def _plies_left(state) -> int:
-    return state.options["max_plies"] - len(state._stack)
+    return state.options["max_plies"] - state.ply
 
 
 def random_rollout(state, rng: random.Random) -> float:

@@ -175,7 +175,6 @@ def loads(text: str) -> Record:
     result = result or "*"
 
     tokens = cls.join_record_words(move_words)
-    moves: list[str] = []
     for word, number in tokens:
         if _NUMBER.match(word):
             continue
@@ -183,13 +182,12 @@ def loads(text: str) -> Record:
             state.play(word)
         except LudothekError as exc:
             raise RecordError(f"move {word!r} (ply {state.ply + 1}): {exc}", number) from None
-        moves.append(state.record_tokens()[-1])
     if state.is_over() and result != state.result():
         raise RecordError(f"the moves end the game with result {state.result()!r}, but the record says {result!r}")
     return Record(
         game=cls.name,
         options=dict(state.options),
-        moves=moves,
+        moves=state.record_tokens(),
         result=result,
         position=state.setup_position,
         tags={name: value for name, (value, _) in tags.items()},

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 def _last_move(state: HexalitState) -> tuple[int, int] | None:
     """Cells of the last move, or the rolled die's cell twice."""
-    for action, _, _, _ in reversed(state._stack):
+    for action in reversed(state.history):
         if action < ROLL:
             return divmod(action, CELLS)
         if action < OUTCOME:
@@ -32,7 +32,7 @@ def _last_move(state: HexalitState) -> tuple[int, int] | None:
 
 def render_state(state: HexalitState) -> Any:
     status: list[str] = []
-    if state._stack:
+    if state.ply:
         status.append(f"Last turn: {state.record_tokens()[-1]}")
     temporary = np.flatnonzero(state.temp)
     if temporary.size:

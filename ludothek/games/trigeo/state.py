@@ -104,7 +104,7 @@ class TrigeoState(GameState):
         return len(self._legal()) == 0
 
     def is_over(self) -> bool:
-        return self._lost() or self.repetitions() >= 3 or len(self._stack) >= self.options["max_plies"]
+        return self._lost() or self.repetitions() >= 3 or self.ply >= self.options["max_plies"]
 
     def current_player(self) -> int:
         return TERMINAL if self.is_over() else self.side
@@ -234,14 +234,14 @@ class TrigeoState(GameState):
         if self.is_over():
             return 0
         history, since = self._history()
-        plies_left = self.options["max_plies"] - len(self._stack)
+        plies_left = self.options["max_plies"] - self.ply
         return int(
             kernels.perft(self.board.copy(), T.GEO, JUMP_FIELDS_TRIGEO, ZOBRIST, self.side, depth, plies_left, history, since)
         )
 
     def random_playouts(self, count: int, seed: int) -> tuple[int, int]:
         history, since = self._history()
-        plies_left = self.options["max_plies"] - len(self._stack)
+        plies_left = self.options["max_plies"] - self.ply
         plies, _, _, _ = kernels.random_playouts(
             self.board, T.GEO, JUMP_FIELDS_TRIGEO, ZOBRIST, self.side, plies_left, history, since, count, seed
         )
@@ -250,7 +250,7 @@ class TrigeoState(GameState):
     def random_playout_results(self, count: int, seed: int) -> dict[str, int]:
         """Play ``count`` random games: plies and results (white, black, draw)."""
         history, since = self._history()
-        plies_left = self.options["max_plies"] - len(self._stack)
+        plies_left = self.options["max_plies"] - self.ply
         plies, white, black, draws = kernels.random_playouts(
             self.board, T.GEO, JUMP_FIELDS_TRIGEO, ZOBRIST, self.side, plies_left, history, since, count, seed
         )
