@@ -1,12 +1,17 @@
 """Load benchmark for ``ludothek serve`` on loopback: many concurrent games, moves/s, latency.
 
-Starts its own server (a temporary SQLite file) unless ``--url`` names a running one, which must
-be on this machine (loopback). Every loop is bounded by ``--seconds`` and ``--max-moves``.
+Starts its own server (a temporary SQLite file, rate limits off) unless ``--url`` names a
+running one, which must be on this machine (loopback). Every loop is bounded by ``--seconds``
+and ``--max-moves``. Players think ``--think`` seconds on average (exponentially distributed;
+0 = closed loop, each player moves again as soon as the answer arrives).
 
-    python benchmarks/web_load.py --games 50 --seconds 20
-    python benchmarks/web_load.py --games 20 --game trigeo --watchers 1
+    taskset -c 1 python benchmarks/web_load.py --games 200 --seconds 20 --server-cpu 0
+    taskset -c 1 python benchmarks/web_load.py --games 1000 --think 1 --seconds 30 --server-cpu 0
 
-Prints one summary line: ``games=… moves=… moves_per_s=… p50_ms=… p99_ms=… errors=…``.
+The client speaks HTTP/1.1 over one keep-alive connection per player with asyncio streams
+(a full HTTP client costs more CPU than the server it measures). A dropped connection or a
+bad answer is counted as an error and the player reconnects. Prints one summary line:
+``offered_per_s=… moves_per_s=… p50_ms=… p99_ms=… errors=…``.
 """
 
 from __future__ import annotations
@@ -15,10 +20,10 @@ import argparse
 import asyncio
 import ipaddress
 import json
+import os
 import random
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -26,7 +31,12 @@ import time
 from pathlib import Path
 from urllib.parse import urlparse
 
-import httpx
+try:
+    import orjson
+
+    loads, dumps = orjson.loads, orjson.dumps
+except ImportError:  # pragma: no cover
+    loads, dumps = json.loads, lambda value: json.dumps(value).encode()
 
 
 def free_port() -> int:
@@ -47,22 +57,78 @@ def loopback_only(url: str) -> None:
     raise SystemExit(f"refusing to load {host!r}: this benchmark only talks to loopback addresses")
 
 
-def start_server(db: str, sync: str) -> tuple[subprocess.Popen, str]:
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of a process so far (Linux), to report CPU per move: on a
+    shared, noisy machine it varies far less than moves per second."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def start_server(db: str, sync: str, cpu: str | None) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "ludothek.cli", "serve", "--port", str(port), "--db", db, "--sqlite-sync", sync],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
+    command = [sys.executable, "-m", "ludothek.cli", "serve", "--port", str(port), "--db", db,
+               "--sqlite-sync", sync, "--rate-limits", "off"]
+    if cpu is not None:
+        command = ["taskset", "-c", cpu, *command]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 60
-    while time.time() < deadline:
+    deadline = time.time() + 120
+    for line in process.stdout:
+        if "ready" in line or time.time() > deadline:
+            break
+    else:
+        raise SystemExit("the server did not start")
+    return process, url
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection."""
+
+    def __init__(self, host: str, port: int):
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+        self.answered = False
+
+    async def request(self, method: str, path: str, body: dict | None = None) -> tuple[int, bytes]:
+        payload = dumps(body) if body is not None else b""
+        head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(payload)}\r\n\r\n").encode()
+        reused = self.writer is not None
         try:
-            if httpx.get(url + "/api/catalog", timeout=2).status_code == 200:
-                return process, url
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    process.kill()
-    raise SystemExit("the server did not start")
+            return await self._exchange(head + payload)
+        except ConnectionError:
+            if not reused or self.answered:
+                raise
+        # the server closed an idle keep-alive connection before reading the request (as a
+        # browser does, send it again on a new connection)
+        return await self._exchange(head + payload)
+
+    async def _exchange(self, data: bytes) -> tuple[int, bytes]:
+        self.answered = False
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        try:
+            self.writer.write(data)
+            header = await self.reader.readuntil(b"\r\n\r\n")
+            self.answered = True
+            status = int(header[9:12])
+            length = 0
+            for line in header.split(b"\r\n"):
+                if line[:15].lower() == b"content-length:":
+                    length = int(line[15:])
+            return status, await self.reader.readexactly(length)
+        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError):
+            self.close()
+            raise ConnectionError("the connection dropped") from None
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
 
 
 async def watcher(url: str, game_id: str, stop: asyncio.Event, counter: list[int]) -> None:
@@ -76,70 +142,121 @@ async def watcher(url: str, game_id: str, stop: asyncio.Event, counter: list[int
                     message = await asyncio.wait_for(ws.recv(), timeout=0.5)
                 except TimeoutError:
                     continue
-                if json.loads(message).get("type") == "state":
+                if loads(message).get("type") == "state":
                     counter[0] += 1
     except Exception:  # noqa: BLE001 - the benchmark goes on without this watcher
         return
 
 
-async def player(client: httpx.AsyncClient, args, rng: random.Random, deadline: float, latencies: list[float],
-                 counts: dict[str, int], stop: asyncio.Event, url: str, pushed: list[int]) -> None:
+def count_error(counts: dict, kind: str) -> None:
+    counts["errors"] += 1
+    kinds = counts.setdefault("kinds", {})
+    kinds[kind] = kinds.get(kind, 0) + 1
+
+
+async def player(args, host: str, port: int, rng: random.Random, deadline: float, latencies: list[float],
+                 counts: dict[str, int], stop: asyncio.Event, url: str, pushed: list[int], ready: list[int],
+                 start: asyncio.Event) -> None:
+    connection = Connection(host, port)
+    options = {"size": args.size} if args.game == "trike" else {}
+    first = True
     while time.time() < deadline and counts["moves"] < args.max_moves:
-        options = {"size": args.size} if args.game == "trike" else {}
-        response = await client.post("/api/games", json={"game": args.game, "options": options, "start": "fixed"})
-        if response.status_code != 201:
-            counts["errors"] += 1
-            return
-        created = response.json()
+        try:
+            status, body = await connection.request(
+                "POST", "/api/games", {"game": args.game, "options": options, "start": "fixed"})
+        except ConnectionError:
+            count_error(counts, "create: connection dropped")
+            await asyncio.sleep(0.1)
+            continue
+        if status != 201:
+            count_error(counts, f"create: HTTP {status} {body[:80]!r}")
+            await asyncio.sleep(0.1)
+            continue
+        created = loads(body)
         counts["games"] += 1
         game_id, token, state = created["id"], created["token"], created["game"]
+        if first:  # every game exists before the measured window opens
+            first = False
+            ready.append(1)
+            await start.wait()
+            deadline = start.deadline
+            if args.think:  # spread the first moves over one think time
+                await asyncio.sleep(rng.uniform(0, args.think))
         watchers = [asyncio.create_task(watcher(url, game_id, stop, pushed)) for _ in range(args.watchers)]
-        plies = 0
+        plies, done = 0, False
         while state["status"] == "ongoing" and plies < args.max_plies and time.time() < deadline \
                 and counts["moves"] < args.max_moves:
+            if args.think:
+                pause = rng.expovariate(1 / args.think)
+                if time.time() + pause >= deadline:
+                    done = True
+                    break
+                await asyncio.sleep(pause)
             move = rng.choice(state["moves"])["move"]
+            counts["offered"] += 1
             started = time.perf_counter()
-            response = await client.post(f"/api/games/{game_id}/move", json={"token": token, "move": move})
-            latencies.append(time.perf_counter() - started)
-            if response.status_code != 200:
-                counts["errors"] += 1
+            try:
+                status, body = await connection.request("POST", f"/api/games/{game_id}/move",
+                                                         {"token": token, "move": move})
+            except ConnectionError:
+                count_error(counts, "move: connection dropped")
                 break
-            state = response.json()["game"]
+            latencies.append(time.perf_counter() - started)
+            if status != 200:
+                count_error(counts, f"move: HTTP {status} {body[:80]!r}")
+                break
+            state = loads(body)["game"]
             counts["moves"] += 1
             plies += 1
         for task in watchers:
             task.cancel()
+        if done:
+            break
+    connection.close()
 
 
 async def run(args, url: str) -> dict:
     latencies: list[float] = []
-    counts = {"games": 0, "moves": 0, "errors": 0}
+    counts = {"games": 0, "moves": 0, "offered": 0, "errors": 0}
     pushed = [0]
     stop = asyncio.Event()
-    limits = httpx.Limits(max_connections=args.games + 4, max_keepalive_connections=args.games + 4)
-    async with httpx.AsyncClient(base_url=url, timeout=30, limits=limits) as client:
-        await client.get("/api/catalog")
-        started = time.perf_counter()
-        deadline = time.time() + args.seconds
-        await asyncio.gather(*(player(client, args, random.Random(seed), deadline, latencies, counts, stop, url, pushed)
+    parsed = urlparse(url)
+    ready: list[int] = []
+    start = asyncio.Event()
+    start.deadline = time.time() + 120 + args.seconds  # type: ignore[attr-defined]
+    players = asyncio.gather(*(player(args, parsed.hostname, parsed.port, random.Random(seed), start.deadline,
+                                      latencies, counts, stop, url, pushed, ready, start)
                                for seed in range(args.games)))
-        elapsed = time.perf_counter() - started
-        stop.set()
+    while len(ready) < args.games and time.time() < start.deadline - args.seconds and not players.done():
+        await asyncio.sleep(0.05)
+    counts["games_made_before"] = counts["games"]
+    started = time.perf_counter()
+    start.deadline = time.time() + args.seconds  # type: ignore[attr-defined]
+    start.set()
+    await players
+    elapsed = max(args.seconds, time.perf_counter() - started) if args.think else time.perf_counter() - started
+    stop.set()
     latencies.sort()
-    pick = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000 if latencies else 0.0
+
+    def pick(q: float) -> float:
+        return round(latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000, 1) if latencies else 0.0
+
+    for kind, number in sorted(counts.get("kinds", {}).items(), key=lambda item: -item[1])[:5]:
+        print(f"error x{number}: {kind}", file=sys.stderr)
     return {
         "games": counts["games"], "moves": counts["moves"], "seconds": round(elapsed, 2),
-        "moves_per_s": round(counts["moves"] / elapsed, 1), "p50_ms": round(pick(0.50), 1),
-        "p99_ms": round(pick(0.99), 1), "mean_ms": round(statistics.fmean(latencies) * 1000, 1) if latencies else 0.0,
+        "offered_per_s": round(counts["offered"] / elapsed, 1), "moves_per_s": round(counts["moves"] / elapsed, 1),
+        "p50_ms": pick(0.50), "p90_ms": pick(0.90), "p99_ms": pick(0.99), "max_ms": pick(1.0),
         "errors": counts["errors"], "ws_pushes": pushed[0],
     }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=50, help="concurrent games (default 50)")
+    parser.add_argument("--games", type=int, default=50, help="concurrent games (default 50, at most 2000)")
+    parser.add_argument("--think", type=float, default=0.0, help="mean think time per move in seconds (default 0)")
     parser.add_argument("--seconds", type=float, default=20.0, help="how long to run (default 20, at most 300)")
-    parser.add_argument("--max-moves", type=int, default=20000, help="stop after this many moves in all")
+    parser.add_argument("--max-moves", type=int, default=1_000_000, help="stop after this many moves in all")
     parser.add_argument("--max-plies", type=int, default=200, help="start a new game after this many plies")
     parser.add_argument("--game", default="trike")
     parser.add_argument("--size", type=int, default=13, help="Trike board size")
@@ -148,26 +265,34 @@ def main() -> None:
     parser.add_argument("--sqlite-sync", choices=["full", "normal"], default="full",
                         help="the started server's SQLite sync mode (default full)")
     parser.add_argument("--db", help="database for the server this script starts (default: a temporary SQLite file)")
+    parser.add_argument("--server-cpu", help="pin the started server to these CPUs (taskset -c), e.g. 0")
     args = parser.parse_args()
-    args.games = max(1, min(args.games, 1000))
+    args.games = max(1, min(args.games, 2000))
     args.seconds = max(1.0, min(args.seconds, 300.0))
+    args.think = max(0.0, args.think)
     process = None
     with tempfile.TemporaryDirectory() as tmp:
         if args.url:
             loopback_only(args.url)
             url = args.url.rstrip("/")
         else:
-            process, url = start_server(args.db or str(Path(tmp) / "load.sqlite3"), args.sqlite_sync)
+            process, url = start_server(args.db or str(Path(tmp) / "load.sqlite3"), args.sqlite_sync, args.server_cpu)
         try:
+            before = cpu_seconds(process.pid) if process is not None else None
             result = asyncio.run(run(args, url))
+            after = cpu_seconds(process.pid) if process is not None else None
+            if before is not None and after is not None and result["moves"]:
+                result["server_cpu_us_per_move"] = round((after - before) / result["moves"] * 1e6)
         finally:
             if process is not None:
                 process.send_signal(signal.SIGTERM)
                 try:
-                    process.wait(10)
+                    process.wait(15)
                 except subprocess.TimeoutExpired:
                     process.kill()
     print(" ".join(f"{k}={v}" for k, v in result.items()))
+    sys.stdout.flush()
+    os._exit(0)  # do not wait for sockets the server already closed
 
 
 if __name__ == "__main__":

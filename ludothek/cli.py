@@ -16,6 +16,7 @@ from .core.options import parse_assignments
 from .core.protocol import CHANCE, GameState
 from .core.record import load
 from .core.registry import game_class, games
+from .core.seating import roll_for_first
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -205,17 +206,6 @@ def play(game: str, size: int | None, option: tuple[str, ...], position: str | N
         raise Failure(str(exc)) from None
 
 
-def roll_for_first(colours: tuple[str, str], rule: str, rng: random.Random) -> tuple[str, str]:
-    """Each side rolls a die until they differ; the high (or low) roll starts."""
-    rolls = []
-    while True:
-        a, b = rng.randint(1, 6), rng.randint(1, 6)
-        rolls.append(f"{colours[0]} {a}, {colours[1]} {b}")
-        if a != b:
-            wins_a = a > b if rule == "high" else a < b
-            return (colours[0] if wins_a else colours[1]), "; ".join(rolls)
-
-
 # ---------------------------------------------------------------------- bots: analyse and match
 @main.command(context_settings=CONTEXT)
 @game_options
@@ -345,7 +335,14 @@ def _finite(value: float) -> float | None:
               help="Where bots think: a worker process (default) or a thread.")
 @click.option("--sqlite-sync", type=click.Choice(["full", "normal"]), default="full", show_default=True,
               help="SQLite: full = every move synced to disk; normal = survives server crashes, not power cuts.")
-def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str) -> None:
+@click.option("--rate-limits", default=None, metavar="SPEC",
+              help='Per-address limits, e.g. "create=20/minute;move=10/second"; "off" lifts them.')
+@click.option("--claim-after", type=click.FloatRange(0.001), default=72.0, show_default=True, metavar="HOURS",
+              help="Online games without a clock: hours a player may stay away before the other claims the win.")
+@click.option("--proxy", "trusted_proxy", default=None, metavar="ADDRESSES",
+              help="Behind a reverse proxy: its addresses (comma-separated), whose X-Forwarded-For is trusted.")
+def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rate_limits: str | None,
+          claim_after: float, trusted_proxy: str | None) -> None:
     """Run the web app: play in the browser (hot-seat, against bots, online)."""
     import socket
 
@@ -353,12 +350,18 @@ def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str) -> 
         import uvicorn
 
         from .web import create_app
+        from .web.guard import RateLimits
         from .web.store import database_url
     except ImportError as exc:
         raise Failure(f"the web app needs its dependencies ({exc.name}): pip install -e .") from None
     url = database_url(db)
     try:
-        app = create_app(url, bot_executor=bots, sqlite_sync=sqlite_sync)
+        RateLimits(rate_limits)
+    except ValueError as exc:
+        raise Failure(f"--rate-limits: {exc}") from None
+    try:
+        app = create_app(url, bot_executor=bots, sqlite_sync=sqlite_sync, rate_limits=rate_limits,
+                         claim_after=claim_after * 3600)
     except Exception as exc:  # noqa: BLE001 - a bad URL or an unreachable database
         raise Failure(f"cannot open the database {url}: {exc}") from None
     listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
@@ -371,9 +374,35 @@ def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str) -> 
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"Ludothek is serving on http://{shown}:{bound}/  (database {url}; Ctrl-C stops)", err=False)
     sys.stdout.flush()
-    config = uvicorn.Config(app, log_level="warning", ws_max_size=64 * 1024, lifespan="on")
+    config = uvicorn.Config(
+        app, log_level="warning", access_log=False, ws_max_size=64 * 1024, lifespan="on", backlog=4096,
+        proxy_headers=trusted_proxy is not None, forwarded_allow_ips=trusted_proxy,
+    )
     uvicorn.Server(config).run(sockets=[listener])
 
+
+
+@main.command(context_settings=CONTEXT)
+@click.option("--db", default=None, metavar="URL",
+              help="SQLAlchemy database URL or a SQLite file path (default: ./ludothek.sqlite3).")
+def migrate(db: str | None) -> None:
+    """Bring the web app's database schema up to date (servers also do this when they start)."""
+    try:
+        from sqlalchemy import create_engine
+
+        from .web import migrations
+        from .web.store import database_url
+    except ImportError as exc:
+        raise Failure(f"the web app needs its dependencies ({exc.name}): pip install -e .") from None
+    url = database_url(db)
+    try:
+        engine = create_engine(url)
+        before = migrations.current(engine)
+        migrations.upgrade(engine)
+        after = migrations.current(engine)
+    except Exception as exc:  # noqa: BLE001 - a bad URL or an unreachable database
+        raise Failure(f"cannot migrate the database {url}: {exc}") from None
+    click.echo(f"{url}: schema {after}" + ("" if before == after else f" (was {before or 'empty'})"))
 
 
 @main.command("solve", context_settings=CONTEXT)

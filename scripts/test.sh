@@ -6,4 +6,16 @@ python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
 if [ -x scripts/install-browser.sh ] || [ -f scripts/install-browser.sh ]; then
     bash scripts/install-browser.sh
 fi
-exec python3 -m pytest "$@"
+# a throwaway PostgreSQL cluster for the PostgreSQL tests (unless one is given)
+bash scripts/install-postgres.sh
+if [ -z "${LUDOTHEK_TEST_POSTGRES:-}" ]; then
+    pg_dir=$(mktemp -d)
+    trap 'bash scripts/postgres-cluster.sh stop "$pg_dir"' EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+    LUDOTHEK_TEST_POSTGRES=$(bash scripts/postgres-cluster.sh start "$pg_dir")
+    export LUDOTHEK_TEST_POSTGRES
+fi
+status=0
+python3 -m pytest "$@" || status=$?  # not exec: the EXIT trap must still stop the cluster
+exit "$status"

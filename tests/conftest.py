@@ -1,6 +1,8 @@
 import os
+import uuid
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 DATA = Path(__file__).parent / "data"
@@ -9,3 +11,41 @@ settings.register_profile(
     "ludothek", deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ludothek"))
+
+
+# ---------------------------------------------------------------------------- PostgreSQL
+# scripts/test.sh starts a throwaway cluster and sets LUDOTHEK_TEST_POSTGRES to its URL. Without
+# it the PostgreSQL tests are skipped, except in CI (CI=true), where they must not be.
+POSTGRES = os.environ.get("LUDOTHEK_TEST_POSTGRES")
+
+
+@pytest.fixture()
+def postgres_url():
+    """A fresh, empty PostgreSQL database for one test (dropped afterwards)."""
+    if not POSTGRES:
+        message = "LUDOTHEK_TEST_POSTGRES is not set (bash scripts/test.sh starts a PostgreSQL cluster)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.pool import NullPool
+
+    name = "test_" + uuid.uuid4().hex[:16]
+    admin = create_engine(POSTGRES, isolation_level="AUTOCOMMIT", poolclass=NullPool)
+    try:
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+        yield make_url(POSTGRES).set(database=name).render_as_string(hide_password=False)
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
+    finally:
+        admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_url(request, tmp_path):
+    """A database for a web test: a SQLite file, then a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "web.sqlite3")
+    return request.getfixturevalue("postgres_url")

@@ -1,4 +1,4 @@
-"""The web app's JSON API and websockets (Starlette TestClient, a temporary SQLite file)."""
+"""The web app's JSON API and websockets (Starlette TestClient; SQLite and PostgreSQL)."""
 
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ SMALL = {"trike": {"size": 7}}
 
 
 @pytest.fixture()
-def client(tmp_path):
-    app = create_app(str(tmp_path / "web.sqlite3"), bot_executor="thread")
+def client(db_url):
+    """The app on a SQLite file, then on a fresh PostgreSQL database (see conftest.py)."""
+    app = create_app(db_url, bot_executor="thread", rate_limits="off")
     with TestClient(app) as test_client:
         yield test_client
 
@@ -220,7 +221,9 @@ def test_bad_create_requests(client):
         ({"game": "trike", "options": {"size": 99}}, "at most"),
         ({"game": "trike", "options": {"colour": 1}}, "no option"),
         ({"game": "trike", "opponent": "alien"}, "opponent"),
-        ({"game": "trike", "opponent": "bot", "bot": "grandmaster"}, "unknown agent"),
+        ({"game": "trike", "opponent": "bot", "bot": "grandmaster"}, "bot must be one of random, bot:1"),
+        ({"game": "trike", "opponent": "bot", "bot": "mcts:600s"}, "not 'mcts:600s'"),
+        ({"game": "trike", "opponent": "bot", "bot": "perfect"}, "bot must be one of"),
         ({}, "name the game"),
     ]:
         response = client.post("/api/games", json=body)

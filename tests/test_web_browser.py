@@ -7,16 +7,14 @@ with a reason when it is missing. Screenshots go to tests/artifacts/ (ignored by
 from __future__ import annotations
 
 import random
-import signal
-import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 import ludothek
+
+from .servers import Server
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).parent / "artifacts"
@@ -31,36 +29,13 @@ httpx = pytest.importorskip("httpx")
 GAMES = ludothek.games()
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("web") / "browser.sqlite3"
-    port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "ludothek.cli", "serve", "--port", str(port), "--db", str(db)],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 40
-    while time.time() < deadline:
-        try:
-            if httpx.get(base + "/api/catalog", timeout=2).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    else:
-        process.kill()
-        pytest.fail("ludothek serve did not start")
-    yield base
-    process.send_signal(signal.SIGTERM)
-    try:
-        process.wait(10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-    process.stdout.close()
+    # the rate limits stay on, raised above what a script clicking without pause needs
+    running = Server(str(db), "--rate-limits", "move=100/second")
+    yield running.base
+    running.stop()
 
 
 @pytest.fixture(scope="module")
@@ -312,3 +287,45 @@ def test_hexalit_roll_button_and_cube_dialog(page, server):
     page.click('#cube-dialog [data-move="take"]')
     wait_version_change(page, version)
     assert game_state(page)["view"]["board"]["cube"]["value"] == 2
+
+
+CSP_WATCH = """document.addEventListener("securitypolicyviolation", (e) => window.reportCsp(
+    `${location.pathname}: ${e.effectiveDirective} blocked ${e.blockedURI || "inline"} at ${e.sourceFile}:${e.lineNumber}`));"""
+
+
+def test_no_content_security_policy_violations(browser, server):
+    """Every page runs under the server's strict policy (no inline script or style; see
+    ludothek/web/guard.py) without a single violation: home, a game with its websocket, the
+    invite link, the archive and the rules."""
+    violations: list[str] = []
+    contexts = [browser.new_context(viewport={"width": 1200, "height": 860}) for _ in range(2)]
+    try:
+        for context in contexts:
+            context.expose_binding("reportCsp", lambda source, text: violations.append(text))
+            context.add_init_script(CSP_WATCH)
+        host, guest = contexts[0].new_page(), contexts[1].new_page()
+        for page in (host, guest):
+            page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
+            page.on("dialog", lambda d: d.accept())
+        response = host.goto(server + "/")
+        assert "script-src 'self'" in response.headers.get("content-security-policy", "")
+        assert response.headers.get("x-frame-options") == "DENY"
+        start_from_home(host, server, "trike", size=7)
+        host.wait_for_function("() => window.ludothekGame.connected === true")  # ws:// under connect-src 'self'
+        version = game_state(host)["view"]["version"]
+        click_cell(host, "d2")
+        wait_version_change(host, version)
+        start_from_home(host, server, "trike", opponent="friend", size=7)
+        guest.goto(host.locator("#invite-link").input_value())
+        guest.wait_for_function("() => window.ludothekGame && window.ludothekGame.you.length === 1")
+        host.goto(server + "/archive")
+        host.click('[data-filter="ongoing"]')
+        host.wait_for_selector("#archive")
+        for game in ("trike", "trigeo", "hexalit", "bitis"):
+            host.goto(server + f"/rules/{game}")
+            host.wait_for_selector("#rules")
+            host.wait_for_load_state("networkidle")
+        assert not violations, violations
+    finally:
+        for context in contexts:
+            context.close()

@@ -5,47 +5,21 @@ from __future__ import annotations
 import os
 import random
 import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
 
 import pytest
 
+from .servers import Server
+
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("uvicorn")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(db: str, port: int) -> subprocess.Popen:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "ludothek.cli", "serve", "--port", str(port), "--db", db, "--bots", "thread"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
-    line = process.stdout.readline()
-    assert f"http://127.0.0.1:{port}/" in line, line
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/catalog", timeout=2).status_code == 200:
-                return process
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    process.kill()
-    raise AssertionError("the server did not start")
-
-
 def test_acknowledged_moves_survive_sigkill(tmp_path):
     db = str(tmp_path / "durable.sqlite3")
-    port = free_port()
-    server = start_server(db, port)
-    base = f"http://127.0.0.1:{port}"
+    server = Server(db, "--bots", "thread", "--rate-limits", "off")
+    base = server.base
     acknowledged: dict[str, list[str]] = {}
     stop = threading.Event()
     try:
@@ -77,18 +51,16 @@ def test_acknowledged_moves_survive_sigkill(tmp_path):
         while time.time() < deadline and sum(len(v) for v in acknowledged.values()) < 40:
             time.sleep(0.05)
         os.kill(server.pid, signal.SIGKILL)  # in the middle of the traffic
-        server.wait(10)
+        server.process.wait(10)
         stop.set()
         for thread in threads:
             thread.join(15)
         assert sum(len(v) for v in acknowledged.values()) >= 10
     finally:
         stop.set()
-        if server.poll() is None:
-            server.kill()
-        server.stdout.close()
+        server.kill()
 
-    again = start_server(db, port)
+    again = Server(db, "--bots", "thread", "--rate-limits", "off", port=server.port)
     try:
         with httpx.Client(base_url=base, timeout=10) as client:
             for game_id, moves in acknowledged.items():
@@ -97,9 +69,4 @@ def test_acknowledged_moves_survive_sigkill(tmp_path):
                 assert stored[: len(moves)] == moves
                 assert len(stored) - len(moves) <= 1
     finally:
-        again.send_signal(signal.SIGTERM)
-        try:
-            again.wait(10)
-        except subprocess.TimeoutExpired:
-            again.kill()
-        again.stdout.close()
+        again.stop()

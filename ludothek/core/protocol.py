@@ -212,6 +212,12 @@ class GameState(ABC):
         """Notation of every action applied, as it was written when played."""
         return [entry[1] for entry in self._stack]
 
+    def played(self, index: int) -> tuple[int, str]:
+        """The action applied at ply ``index`` and its notation (``history[index]``,
+        ``move_texts[index]``) without building those lists."""
+        action, text, _, _ = self._stack[index]
+        return action, text
+
     def legal_moves(self) -> list[str]:
         """Legal moves in canonical notation, sorted as strings."""
         return sorted(self.action_to_str(a) for a in self.legal_actions())

@@ -1,26 +1,27 @@
 """The ASGI app: JSON API, websockets for live games, and the static UI.
 
 ``create_app(db_url)`` returns a Starlette app. Every change goes through
-:class:`~ludothek.web.service.GameService` (in a worker thread, as it talks to the database);
-only after the database transaction has committed is the new state broadcast to the game's
-websockets. Bots think in a process pool; clocks are kept by the server.
+:class:`~ludothek.web.service.GameService` on the event loop; only after the database has
+committed it is the new state answered and broadcast to the game's websockets. Bots think in
+a worker pool (:mod:`.botpool`), clocks are kept by the server, and changes made by other
+server processes arrive through PostgreSQL's LISTEN/NOTIFY (or a poll on SQLite).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
+import hashlib
 import logging
-import multiprocessing
-from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
+import time
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import orjson
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -28,150 +29,28 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .. import i18n
 from ..core.errors import LudothekError
 from ..core.registry import game_class
-from .boards import adapter
-from .bots import compute_bot_action, warm_up
+from .boards import adapter, legal_move_infos
+from .guard import RateLimitMiddleware, RateLimits, SecurityHeaders, client_of, parse_json_object, server_fields_only
+from .hub import Hub, state_message
+from .notify import PgListener, is_postgres
+from .runner import Runner
 from .service import GameService, WebError, bot_levels, game_catalog
 from .store import Store
+from .warm import warm_up
 
 log = logging.getLogger("ludothek.web")
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16 * 1024
 MAX_WS_MESSAGE = 4 * 1024
+WS_ACTIONS = ("move", "undo", "resign", "claim")
 
 
-class Hub:
-    """The websockets watching each game (in this process)."""
-
-    def __init__(self) -> None:
-        self.rooms: dict[str, dict[WebSocket, list[int]]] = {}
-        #: the last version published per game (to notice changes made by other processes)
-        self.seen: dict[str, int] = {}
-
-    def join(self, game_id: str, ws: WebSocket) -> None:
-        self.rooms.setdefault(game_id, {})[ws] = []
-        self.seen.setdefault(game_id, -1)
-
-    def leave(self, game_id: str, ws: WebSocket) -> None:
-        room = self.rooms.get(game_id)
-        if room is not None:
-            room.pop(ws, None)
-            if not room:
-                del self.rooms[game_id]
-                self.seen.pop(game_id, None)
-
-    async def publish(self, game_id: str, view: dict[str, Any]) -> None:
-        if game_id in self.seen:
-            self.seen[game_id] = max(self.seen[game_id], view["version"])
-        room = self.rooms.get(game_id, {})
-        for ws, seats in list(room.items()):
-            try:
-                await ws.send_json({"type": "state", "game": view, "you": seats})
-            except Exception:  # noqa: BLE001 - a closed socket; its handler removes it
-                room.pop(ws, None)
+def _json(data: Any, status: int = 200) -> Response:
+    return Response(orjson.dumps(data), status_code=status, media_type="application/json")
 
 
-class Runner:
-    """Bots and clocks: work that happens without a request."""
-
-    def __init__(self, service: GameService, hub: Hub, bot_executor: str = "process"):
-        self.service = service
-        self.hub = hub
-        self.kind = bot_executor
-        self.executor: Executor | None = None
-        self.busy: set[str] = set()
-        self.timers: dict[str, asyncio.TimerHandle] = {}
-        self.tasks: set[asyncio.Task] = set()
-
-    def _executor(self) -> Executor:
-        if self.executor is None:
-            if self.kind == "process":
-                self.executor = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                                    initializer=warm_up)
-            else:
-                self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ludothek-bot")
-        return self.executor
-
-    def _spawn(self, coro: Any) -> None:
-        task = asyncio.get_running_loop().create_task(coro)
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
-
-    def after_change(self, game_id: str, view: dict[str, Any]) -> None:
-        """Start the bot if one is to move; arm the clock's flag timer."""
-        if view["status"] == "ongoing":
-            seat = view.get("to_seat")
-            if seat is not None and view["seats"][seat]["kind"] == "bot" and game_id not in self.busy:
-                self.busy.add(game_id)
-                self._spawn(self._bot(game_id))
-        self._arm(game_id, view)
-
-    def _arm(self, game_id: str, view: dict[str, Any]) -> None:
-        old = self.timers.pop(game_id, None)
-        if old is not None:
-            old.cancel()
-        clock = view.get("clock")
-        if not clock or clock.get("running") is None or view["status"] != "ongoing":
-            return
-        delay = clock["remaining"][clock["running"]] / 1000 + 0.05
-        loop = asyncio.get_running_loop()
-        self.timers[game_id] = loop.call_later(delay, lambda: self._spawn(self._flag(game_id)))
-
-    async def _flag(self, game_id: str) -> None:
-        self.timers.pop(game_id, None)
-        try:
-            view = await run_in_threadpool(self.service.get_view, game_id)
-        except WebError:
-            return
-        await self.hub.publish(game_id, view)
-        self._arm(game_id, view)
-
-    async def _bot(self, game_id: str) -> None:
-        try:
-            while True:
-                job = await run_in_threadpool(self.service.bot_job, game_id)
-                if job is None:
-                    return
-                version, args = job
-                loop = asyncio.get_running_loop()
-                try:
-                    action = await loop.run_in_executor(self._executor(), compute_bot_action, args)
-                except BrokenExecutor:
-                    self.executor = None  # a worker died: start a fresh pool next time
-                    raise
-                view = await run_in_threadpool(self.service.bot_move, game_id, version, args["seat"], action)
-                if view is not None:
-                    await self.hub.publish(game_id, view)
-                    self._arm(game_id, view)
-        except Exception:
-            log.exception("bot failed in game %s", game_id)
-        finally:
-            self.busy.discard(game_id)
-
-    async def poll(self, interval: float = 1.5) -> None:
-        """Several server processes may share one database: publish changes that another
-        process made to the games watched here (one cheap version query per game)."""
-        while True:
-            await asyncio.sleep(interval)
-            for game_id in list(self.hub.rooms):
-                try:
-                    version = await run_in_threadpool(self.service.store.version, game_id)
-                    if version is not None and version > self.hub.seen.get(game_id, -1):
-                        view = await run_in_threadpool(self.service.get_view, game_id)
-                        await self.hub.publish(game_id, view)
-                        self.after_change(game_id, view)
-                except Exception:
-                    log.exception("polling game %s failed", game_id)
-
-    def close(self) -> None:
-        for timer in self.timers.values():
-            timer.cancel()
-        if self.executor is not None:
-            self.executor.shutdown(wait=False, cancel_futures=True)
-
-
-# ---------------------------------------------------------------------------- helpers
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(status: int, message: str) -> Response:
+    return _json({"error": message}, status)
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -187,13 +66,7 @@ async def _body(request: Request) -> dict[str, Any]:
     raw = b"".join(chunks)
     if not raw.strip():
         return {}
-    try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        raise WebError(400, "the request body is not valid JSON") from None
-    if not isinstance(data, dict):
-        raise WebError(400, "the request body must be a JSON object")
-    return data
+    return parse_json_object(raw)
 
 
 def _token(request: Request, body: dict[str, Any] | None = None) -> str | None:
@@ -207,34 +80,36 @@ def _token(request: Request, body: dict[str, Any] | None = None) -> str | None:
     return header or None
 
 
+def _client_key(scope: Any) -> str:
+    """Who made a game, for the cap on live bot games: a digest of the client's address."""
+    return hashlib.sha256(client_of(scope).encode()).hexdigest()
+
+
 def _handler(function: Any) -> Any:
     async def wrapped(request: Request) -> Response:
         try:
             return await function(request)
         except WebError as exc:
-            return _error(exc.status, exc.message)
+            response = _error(exc.status, exc.message)
+            retry = getattr(exc, "retry_after", None)
+            if retry is not None:
+                response.headers["Retry-After"] = str(max(1, round(retry)))
+            return response
         except LudothekError as exc:
             return _error(400, str(exc))
     return wrapped
 
 
-def _seats_for(service: GameService, game_id: str, token: str | None) -> list[int]:
-    if not token:
-        return []
-    row = service.store.load(game_id, with_moves=False)
-    return row.seats_of(token) if row else []
-
-
 # ---------------------------------------------------------------------------- the app
-def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync: str = "full") -> Starlette:
+def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync: str = "full",
+               rate_limits: str | None = None, claim_after: float | None = None, warm: bool = True) -> Starlette:
+    """``rate_limits``: see :class:`~.guard.RateLimits` (``"off"`` lifts them);
+    ``claim_after``: seconds before an absent player's game can be claimed."""
+    limits = RateLimits(rate_limits)
     store = Store(db, sqlite_sync=sqlite_sync)
-    service = GameService(store)
+    service = GameService(store, **({"claim_after": claim_after} if claim_after is not None else {}))
     hub = Hub()
     runner = Runner(service, hub, bot_executor)
-
-    async def changed(game_id: str, view: dict[str, Any]) -> None:
-        await hub.publish(game_id, view)
-        runner.after_change(game_id, view)
 
     # ------------------------------------------------------------------ pages
     async def page(request: Request) -> Response:
@@ -243,10 +118,10 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     # ------------------------------------------------------------------ catalog
     @_handler
     async def catalog(request: Request) -> Response:
-        return JSONResponse({"games": game_catalog(), "bots": bot_levels()})
+        return _json({"games": game_catalog(), "bots": bot_levels()})
 
     async def messages(request: Request) -> Response:
-        return JSONResponse(i18n.web_catalog())
+        return _json(i18n.web_catalog())
 
     @_handler
     async def geometry(request: Request) -> Response:
@@ -254,7 +129,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         options = {k: v for k, v in request.query_params.items() if k != "position"}
         cls = game_class(name)
         state = cls(request.query_params.get("position"), **options)
-        return JSONResponse(adapter(cls.name).geometry(state.options))
+        return _json(adapter(cls.name).geometry(state.options))
 
     @_handler
     async def preview(request: Request) -> Response:
@@ -271,9 +146,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
             state.play(move.strip())
         ad = adapter(cls.name)
         board = ad.board(state)
-        from .boards import legal_move_infos
-
-        return JSONResponse({
+        return _json({
             "game": cls.name, "geometry": ad.geometry(state.options), "board": board, "position": state.position(),
             "moves": legal_move_infos(state, ad) if params.get("legal") else [],
             "to_move": state.to_move, "threatened": ad.threatened(state, board),
@@ -290,16 +163,16 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
             offset = max(0, int(request.query_params.get("offset", 0)))
         except ValueError:
             raise WebError(400, "limit and offset must be whole numbers") from None
-        rows = await run_in_threadpool(store.list_games, status, limit, offset)
-        return JSONResponse({"games": [service.summary(r) for r in rows]})
+        rows = await asyncio.to_thread(store.list_games, status, limit, offset)
+        return _json({"games": [service.summary(r) for r in rows]})
 
     @_handler
     async def create_game(request: Request) -> Response:
-        body = await _body(request)
-        created = await run_in_threadpool(service.create, body)
-        view = await run_in_threadpool(service.get_view, created["id"])
+        body = server_fields_only(await _body(request))
+        created = await service.create(body, client=_client_key(request.scope))
+        view = await service.get_view(created["id"], check=False)
         runner.after_change(created["id"], view)
-        return JSONResponse({**created, "game": view}, status_code=201)
+        return _json({**created, "game": view}, 201)
 
     @_handler
     async def get_game(request: Request) -> Response:
@@ -309,44 +182,58 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
             at_ply = int(at) if at not in (None, "") else None
         except ValueError:
             raise WebError(400, "at must be a whole number") from None
-        view = await run_in_threadpool(service.get_view, game_id, at_ply)
+        view = await service.get_view(game_id, at_ply)
         if at_ply is None:
             runner.after_change(game_id, view)  # restart a bot or a clock after a server restart
-        seats = await run_in_threadpool(_seats_for, service, game_id, _token(request))
-        return JSONResponse({"game": view, "you": seats})
+        token = _token(request)
+        seats = service.games[game_id].row.seats_of(token) if token and game_id in service.games else []
+        return _json({"game": view, "you": seats})
 
-    def action(method: str) -> Any:
+    async def act(kind: str, game_id: str, token: str | None, data: dict[str, Any]) -> tuple[dict[str, Any], list[int]]:
+        """A player's move, undo, resignation or claim; the committed view and his seats."""
+        if kind == "move":
+            live = await service.play(game_id, token, data.get("move"), data.get("seat"))
+        elif kind == "undo":
+            live = await service.undo(game_id, token)
+        elif kind == "resign":
+            live = await service.resign(game_id, token, data.get("seat"))
+        else:
+            live = await service.claim(game_id, token, hub.present)
+        # no await between the change and reading it: the view is the committed state
+        view, seats = service.view(live), live.row.seats_of(token)
+        await runner.changed(game_id, view)
+        return view, seats
+
+    def action(kind: str) -> Any:
         @_handler
         async def endpoint(request: Request) -> Response:
-            game_id = request.path_params["id"]
             body = await _body(request)
-            token = _token(request, body)
-            if method == "move":
-                view = await run_in_threadpool(service.play, game_id, token, body.get("move"), body.get("seat"))
-            elif method == "undo":
-                view = await run_in_threadpool(service.undo, game_id, token)
-            elif method == "resign":
-                view = await run_in_threadpool(service.resign, game_id, token, body.get("seat"))
-            elif method == "join":
-                joined = await run_in_threadpool(service.join, game_id, body.get("invite"))
-                view = await run_in_threadpool(service.get_view, game_id)
-                await changed(game_id, view)
-                return JSONResponse({**joined, "game": view})
-            else:  # rematch
-                created = await run_in_threadpool(service.rematch, game_id, token)
-                old = await run_in_threadpool(service.get_view, game_id)
-                await changed(game_id, old)
-                view = await run_in_threadpool(service.get_view, created["id"])
-                await changed(created["id"], view)
-                return JSONResponse({**created, "game": view})
-            await changed(game_id, view)
-            seats = await run_in_threadpool(_seats_for, service, game_id, token)
-            return JSONResponse({"game": view, "you": seats})
+            view, seats = await act(kind, request.path_params["id"], _token(request, body), body)
+            return _json({"game": view, "you": seats})
         return endpoint
 
     @_handler
+    async def join(request: Request) -> Response:
+        game_id = request.path_params["id"]
+        body = await _body(request)
+        joined = await service.join(game_id, body.get("invite"))
+        view = await service.get_view(game_id, check=False)
+        await runner.changed(game_id, view)
+        return _json({**joined, "game": view})
+
+    @_handler
+    async def rematch(request: Request) -> Response:
+        game_id = request.path_params["id"]
+        body = await _body(request)
+        created = await service.rematch(game_id, _token(request, body))
+        await runner.changed(game_id, await service.get_view(game_id, check=False))
+        view = await service.get_view(created["id"], check=False)
+        await runner.changed(created["id"], view)
+        return _json({**created, "game": view})
+
+    @_handler
     async def record(request: Request) -> Response:
-        row, text = await run_in_threadpool(service.get_record, request.path_params["id"])
+        row, text = await service.get_record(request.path_params["id"])
         return PlainTextResponse(
             text, headers={"Content-Disposition": f'attachment; filename="{row.game}-{row.id}.ludo"'}
         )
@@ -356,16 +243,16 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         game_id = ws.path_params["id"]
         await ws.accept()
         try:
-            view = await run_in_threadpool(service.get_view, game_id)
+            view = await service.get_view(game_id)
         except WebError as exc:
-            await ws.send_json({"type": "error", "status": exc.status, "error": exc.message})
+            await ws.send_text(orjson.dumps({"type": "error", "status": exc.status, "error": exc.message}).decode())
             await ws.close(code=4404)
             return
         hub.join(game_id, ws)
+        client = client_of(ws.scope)
         token: str | None = None
         try:
-            await ws.send_json({"type": "state", "game": view, "you": []})
-            hub.seen[game_id] = max(hub.seen.get(game_id, -1), view["version"])
+            await ws.send_text(state_message(view, []).decode())
             runner.after_change(game_id, view)
             while True:
                 message = await ws.receive()
@@ -373,67 +260,78 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
                     break
                 raw = message.get("text")
                 if raw is None and message.get("bytes") is not None:
-                    raw = message["bytes"].decode("utf-8", "replace")
-                reply = await _ws_message(raw or "", game_id, ws, token)
-                if isinstance(reply, tuple):  # a successful auth
-                    token, reply = reply
+                    raw = message["bytes"]
+                reply, token = await _ws_message(raw or "", game_id, ws, token, client)
                 if reply is not None:
-                    await ws.send_json(reply)
+                    await ws.send_text(reply.decode())
         except WebSocketDisconnect:
             pass
         finally:
             hub.leave(game_id, ws)
 
-    async def _ws_message(raw: str, game_id: str, ws: WebSocket, token: str | None) -> Any:
+    async def _ws_message(raw: str | bytes, game_id: str, ws: WebSocket, token: str | None,
+                          client: str) -> tuple[bytes | None, str | None]:
+        """The reply to one message, and the socket's token after it. Every bad message gets an
+        error reply; none closes the socket."""
         ref = None
         try:
             if len(raw) > MAX_WS_MESSAGE:
                 raise WebError(413, f"message larger than {MAX_WS_MESSAGE} characters")
-            try:
-                data = json.loads(raw)
-            except ValueError:
-                raise WebError(400, "the message is not valid JSON") from None
-            if not isinstance(data, dict):
-                raise WebError(400, "a message must be a JSON object with a type")
+            data = parse_json_object(raw, "the message")
             ref = data.get("ref") if isinstance(data.get("ref"), (int, str)) else None
             kind = data.get("type")
             if kind == "ping":
-                return {"type": "pong", "ref": ref}
+                return orjson.dumps({"type": "pong", "ref": ref}), token
             if kind == "auth":
                 given = data.get("token")
                 if not isinstance(given, str) or not given:
                     raise WebError(401, "auth needs a token")
-                seats = await run_in_threadpool(_seats_for, service, game_id, given)
+                view = await service.get_view(game_id, check=False)
+                seats = service.games[game_id].row.seats_of(given) if game_id in service.games else []
                 if not seats:
                     raise WebError(403, "the token does not hold a seat in this game")
-                room = hub.rooms.get(game_id)
-                if room is not None and ws in room:
-                    room[ws] = seats
-                view = await run_in_threadpool(service.get_view, game_id)
-                return given, {"type": "state", "game": view, "you": seats, "ref": ref}
+                hub.seat(game_id, ws, seats)
+                return state_message(view, seats, ref), given
+            if kind not in WS_ACTIONS:
+                raise WebError(400, f"unknown message type {str(kind)[:30]!r} (auth, move, undo, resign, claim, ping)")
+            limits.enforce(client, "move")
             use = data.get("token") if isinstance(data.get("token"), str) else token
-            if kind == "move":
-                view = await run_in_threadpool(service.play, game_id, use, data.get("move"), data.get("seat"))
-            elif kind == "undo":
-                view = await run_in_threadpool(service.undo, game_id, use)
-            elif kind == "resign":
-                view = await run_in_threadpool(service.resign, game_id, use, data.get("seat"))
-            else:
-                raise WebError(400, f"unknown message type {str(kind)[:30]!r} (auth, move, undo, resign, ping)")
-            await changed(game_id, view)
-            return {"type": "ok", "ref": ref}
+            await act(kind, game_id, use, data)
+            return orjson.dumps({"type": "ok", "ref": ref}), token
         except WebError as exc:
-            return {"type": "error", "status": exc.status, "error": exc.message, "ref": ref}
+            return orjson.dumps({"type": "error", "status": exc.status, "error": exc.message, "ref": ref}), token
         except LudothekError as exc:
-            return {"type": "error", "status": 400, "error": str(exc), "ref": ref}
+            return orjson.dumps({"type": "error", "status": 400, "error": str(exc), "ref": ref}), token
 
+    # ------------------------------------------------------------------ start and stop
     @asynccontextmanager
     async def lifespan(app: Starlette):
-        poller = asyncio.get_running_loop().create_task(runner.poll())
+        started = time.perf_counter()
+        runner.pool.start()  # the bot workers warm up while this process does
+        if warm:
+            await asyncio.to_thread(warm_up)
+        background = [asyncio.create_task(runner.housekeeping())]
+        listener = None
+        if is_postgres(store.url):
+            listener = PgListener(store.url, runner.elsewhere, resync)
+            await listener.start()
+        else:
+            background.append(asyncio.create_task(runner.poll()))
+        await runner.resume()
+        if warm:
+            print(f"Ludothek is ready ({time.perf_counter() - started:.1f} s to warm up)", flush=True)
         yield
-        poller.cancel()
-        runner.close()
-        store.close()
+        for task in background:
+            task.cancel()
+        if listener is not None:
+            await listener.stop()
+        await runner.close()
+        await asyncio.to_thread(store.close)
+
+    async def resync() -> None:
+        """Notifications may have been missed: look at every game watched here."""
+        for game_id in list(hub.rooms):
+            await runner.elsewhere(game_id)
 
     routes = [
         Route("/", page),
@@ -452,12 +350,14 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         Route("/api/games/{id}/move", action("move"), methods=["POST"]),
         Route("/api/games/{id}/undo", action("undo"), methods=["POST"]),
         Route("/api/games/{id}/resign", action("resign"), methods=["POST"]),
-        Route("/api/games/{id}/join", action("join"), methods=["POST"]),
-        Route("/api/games/{id}/rematch", action("rematch"), methods=["POST"]),
+        Route("/api/games/{id}/claim", action("claim"), methods=["POST"]),
+        Route("/api/games/{id}/join", join, methods=["POST"]),
+        Route("/api/games/{id}/rematch", rematch, methods=["POST"]),
         WebSocketRoute("/ws/games/{id}", live),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    middleware = [Middleware(SecurityHeaders), Middleware(RateLimitMiddleware, limits=limits)]
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.store = store
     app.state.service = service
     app.state.runner = runner

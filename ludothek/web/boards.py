@@ -61,21 +61,13 @@ class TrikeAdapter(Adapter):
         return _hextri_geometry(int(options.get("size", 13)))
 
     def board(self, state: GameState) -> dict[str, Any]:
-        fields = state.position().split()
-        stones: dict[str, str] = {}
-        pawn = None
-        for r, row in enumerate(fields[0].split("/")):
-            c = 0
-            for item in self._ITEM.findall(row):
-                if item.isdigit():
-                    c += int(item)
-                    continue
-                name = f"{chr(ord('a') + r)}{c + 1}"
-                stones[name] = item.lower()
-                if item.isupper():
-                    pawn = name
-                c += 1
-        data: dict[str, Any] = {"stones": stones, "pawn": pawn, "swapped": len(fields) > 2}
+        from ..games.trike.state import BLACK, WHITE
+
+        names = state.geometry.names
+        colour = {BLACK: "b", WHITE: "w"}
+        stones = {names[cell]: colour[v] for cell, v in enumerate(state.board.tolist()) if v in colour}
+        pawn = names[state.pawn] if state.pawn >= 0 else None
+        data: dict[str, Any] = {"stones": stones, "pawn": pawn, "swapped": bool(state.swapped)}
         score = state.score()
         if score is not None and pawn is not None:
             data["score"] = score

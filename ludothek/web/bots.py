@@ -15,17 +15,3 @@ def compute_bot_action(args: dict[str, Any]) -> int:
         state.play(int(action))
     agent = make_agent(args["agent"], args["game"], seed=args["seed"])
     return int(agent.choose(state))
-
-
-def warm_up() -> bool:
-    """Import the heavy modules in a fresh worker."""
-    import ludothek  # noqa: F401
-
-    from ..core.registry import game_class, games
-
-    for name in games():
-        try:
-            game_class(name)
-        except Exception:  # noqa: BLE001, S110 - a game being written may not import yet
-            pass
-    return True

@@ -1,32 +1,38 @@
-"""The web app's game logic, independent of HTTP: create, join, move, undo, resign, rematch,
-clocks, bots and dice. Generic over the game protocol: every move is parsed and checked by the
-game's own ``GameState.play``; the server rolls every die.
+"""The web app's game logic, independent of HTTP: create, join, move, undo, resign, claim,
+rematch, clocks, bots and dice. Generic over the game protocol: every move is parsed and
+checked by the game's own ``GameState.play``; the server rolls every die.
 
-All functions here are synchronous (they talk to the database) and are run off the event loop.
-Game state lives in the database only; :class:`StateCache` keeps replayed states keyed by the
-game's version number, so a stale entry is never used.
+The methods are coroutines run on the server's event loop. A game in play lives in memory
+(:class:`Live`: its row, replayed state and move list), so a move costs no database read; the
+database stays the truth: each change is committed (group commit, see :mod:`.store`) before
+anyone sees it, and a compare-and-set on the game's version makes a stale copy (another
+server process moved first) fail cleanly, reload and try again.
 """
 
 from __future__ import annotations
 
+import asyncio
 import random
 import secrets
-import threading
 import time
 from collections import OrderedDict
+from contextlib import asynccontextmanager
 from functools import cache
-from typing import Any
+from typing import Any, AsyncIterator, Awaitable, Callable
 
 from ..core.errors import IllegalMove, LudothekError
 from ..core.protocol import CHANCE, TERMINAL, GameState
 from ..core.record import Record, dumps
 from ..core.registry import game_class, games
+from ..core.seating import roll_for_first
 from .boards import adapter, legal_move_infos
-from .store import Conflict, GameRow, Store, hash_token
+from .store import Conflict, GameRow, Store, Write, hash_token
 
 MAX_MOVE_TEXT = 80
 MAX_CLOCK_MINUTES = 180
 MAX_INCREMENT_SECONDS = 180
+#: changes retried when another server process wrote first
+RETRIES = 3
 _system_random = random.SystemRandom()
 
 
@@ -43,32 +49,18 @@ def now() -> float:
     return time.time()
 
 
-class StateCache:
-    """Replayed states, keyed by (game id, version); purely derived from the database."""
+class Live:
+    """A game in memory. ``lock`` orders the changes to it and keeps readers from seeing a
+    change before it is committed; ``stale`` asks for a reload from the database."""
 
-    def __init__(self, size: int = 512):
-        self.size = size
-        self._items: OrderedDict[str, tuple[int, GameState, list[dict[str, Any]], list]] = OrderedDict()
-        self._lock = threading.Lock()
+    __slots__ = ("row", "state", "history", "lock", "stale", "_base", "_base_version")
 
-    def get(self, game_id: str, version: int) -> tuple[GameState, list[dict[str, Any]], list] | None:
-        with self._lock:
-            item = self._items.get(game_id)
-            if item is None or item[0] != version:
-                return None
-            self._items.move_to_end(game_id)
-            return item[1], item[2], item[3]
-
-    def put(self, game_id: str, version: int, state: GameState, history: list[dict[str, Any]], moves: list) -> None:
-        with self._lock:
-            self._items[game_id] = (version, state, history, moves)
-            self._items.move_to_end(game_id)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-
-    def drop(self, game_id: str) -> None:
-        with self._lock:
-            self._items.pop(game_id, None)
+    def __init__(self, row: GameRow, state: GameState, history: list[dict[str, Any]]):
+        self.row, self.state, self.history = row, state, history
+        self.lock = asyncio.Lock()
+        self.stale = False
+        self._base: dict[str, Any] | None = None
+        self._base_version = -1
 
 
 def game_catalog() -> list[dict[str, Any]]:
@@ -125,42 +117,18 @@ def _agent_plays(spec: str, game: str) -> bool:
 
 
 class GameService:
-    def __init__(self, store: Store):
+    def __init__(self, store: Store, cache_size: int = 4096, claim_after: float = 3 * 24 * 3600,
+                 bot_cap: int = 8):
+        """``claim_after``: seconds an online game without a clock waits for the player to
+        move before the other may claim the win; ``bot_cap``: live games against bots per
+        client address."""
         self.store = store
-        self.cache = StateCache()
-        self._locks: dict[str, Any] = {}
-        self._locks_guard = threading.Lock()
-
-    def lock(self, game_id: str) -> Any:
-        with self._locks_guard:
-            lock = self._locks.get(game_id)
-            if lock is None:
-                lock = self._locks[game_id] = threading.RLock()
-            return lock
+        self.cache_size = cache_size
+        self.claim_after = claim_after
+        self.bot_cap = bot_cap
+        self.games: OrderedDict[str, Live] = OrderedDict()
 
     # ------------------------------------------------------------------ loading
-    def row(self, game_id: str) -> GameRow:
-        """The game's row with its moves (from the cache when its version is current)."""
-        if not isinstance(game_id, str) or not 1 <= len(game_id) <= 24:
-            raise WebError(404, "no such game")
-        row = self.store.load(game_id, with_moves=False)
-        if row is None:
-            raise WebError(404, f"no game with id {game_id!r}")
-        cached = self.cache.get(row.id, row.version)
-        if cached is not None:
-            row.moves = list(cached[2])
-        else:
-            row.moves = self.store.load_moves(game_id)
-        return row
-
-    def state_of(self, row: GameRow) -> tuple[GameState, list[dict[str, Any]]]:
-        cached = self.cache.get(row.id, row.version)
-        if cached is not None:
-            return cached[0], cached[1]
-        state, history = self.replay(row)
-        self.cache.put(row.id, row.version, state, history, list(row.moves))
-        return state, history
-
     @staticmethod
     def replay(row: GameRow, upto: int | None = None) -> tuple[GameState, list[dict[str, Any]]]:
         state = game_class(row.game)(row.position, **row.options)
@@ -169,24 +137,104 @@ class GameService:
             _apply_logged(state, action, history)
         return state, history
 
-    def fresh(self, game_id: str) -> tuple[GameRow, GameState, list[dict[str, Any]]]:
-        """Row and state; a clock that ran out ends the game here (the server keeps time)."""
-        row = self.row(game_id)
-        state, history = self.state_of(row)
-        if row.status == "ongoing" and row.clock and _flag_fell(row, state):
-            with self.lock(game_id):
-                row = self.row(game_id)
-                state, history = self.state_of(row)
-                if row.status == "ongoing" and row.clock and _flag_fell(row, state):
-                    loser = state.current_player()
-                    row.clock["remaining"][loser] = 0
-                    row.clock["since"] = None
-                    self._finish(row, state, winner_seat=1 - loser, termination="time")
-                    self._save(row, state, history)
-        return row, state, history
+    async def _read(self, game_id: str) -> GameRow:
+        row = await asyncio.to_thread(self.store.load, game_id)
+        if row is None:
+            raise WebError(404, f"no game with id {game_id!r}")
+        return row
+
+    async def live(self, game_id: Any, check: bool = False) -> Live:
+        """The game in memory (loaded on first use). ``check`` asks the database whether
+        another process changed it since (one cheap query)."""
+        if not isinstance(game_id, str) or not 1 <= len(game_id) <= 24:
+            raise WebError(404, "no such game")
+        live = self.games.get(game_id)
+        if live is None:
+            row = await self._read(game_id)
+            live = self.games.get(game_id)  # loaded meanwhile by another request
+            if live is None:
+                live = Live(row, *self.replay(row))
+                self.games[game_id] = live
+                while len(self.games) > self.cache_size:
+                    self.games.popitem(last=False)
+        elif check and not live.stale:
+            version = await asyncio.to_thread(self.store.version, game_id)
+            if version != live.row.version:
+                live.stale = True
+        self.games.move_to_end(game_id)
+        return live
+
+    async def _refresh(self, live: Live) -> None:
+        """Reload a stale game (call with its lock held)."""
+        if live.stale:
+            row = await self._read(live.row.id)
+            live.row = row
+            live.state, live.history = self.replay(row)
+            live.stale = False
+
+    def changed_elsewhere(self, game_id: str, version: int | None = None) -> bool:
+        """Another process changed a game: reload it before its next use. Returns whether
+        this process has it in memory."""
+        live = self.games.get(game_id)
+        if live is not None and (version is None or version != live.row.version):
+            live.stale = True
+        return live is not None
+
+    @asynccontextmanager
+    async def _locked(self, game_id: Any, check: bool = False) -> AsyncIterator[Live]:
+        """The game, current and locked; a clock that ran out ends the game here first (the
+        server keeps time)."""
+        live = await self.live(game_id, check)
+        async with live.lock:
+            for _ in range(RETRIES):
+                await self._refresh(live)
+                if live.row.status != "ongoing" or not live.row.clock or not _flag_fell(live.row, live.state):
+                    break
+                loser = live.state.current_player()
+                live.row.clock["remaining"][loser] = 0
+                live.row.clock["since"] = None
+                self._finish(live.row, live.state, winner_seat=1 - loser, termination="time")
+                try:
+                    await self._commit(live)
+                    break
+                except Conflict:
+                    continue
+            yield live
+
+    async def _changing(self, game_id: Any, change: Callable[[Live], Awaitable[Any]]) -> Any:
+        """Run ``change`` on the locked game (it edits the game in memory and commits);
+        when another process wrote first, reload and run it again."""
+        for attempt in range(RETRIES):
+            try:
+                async with self._locked(game_id, check=attempt > 0) as live:
+                    try:
+                        return await change(live)
+                    except WebError:
+                        raise
+                    except BaseException:
+                        live.stale = True  # whatever it changed in memory is not in the database
+                        raise
+            except Conflict:
+                continue
+        raise WebError(409, "the game changed meanwhile; reload and try again")
+
+    async def _commit(self, live: Live, appended: list[tuple[int, str, int, float]] = (),
+                      truncate_to: int | None = None) -> None:
+        """Make the in-memory change durable. If it fails, the copy in memory is wrong:
+        reload it next time."""
+        row, state = live.row, live.state
+        row.ply = state.ply
+        kept = row.moves[: truncate_to if truncate_to is not None else len(row.moves)]
+        row.turns = sum(1 for m in kept if m[2] != -1) + sum(1 for m in appended if m[2] != -1)
+        try:
+            await self.store.commit(Write(row, row.version, list(appended), truncate_to))
+        except BaseException:
+            live.stale = True
+            raise
+        row.moves = kept + list(appended)
 
     # ------------------------------------------------------------------ creating
-    def create(self, spec: dict[str, Any]) -> dict[str, Any]:
+    async def create(self, spec: Any, client: str | None = None, rematch_of: str | None = None) -> dict[str, Any]:
         if not isinstance(spec, dict):
             raise WebError(400, "the request body must be a JSON object")
         name = spec.get("game")
@@ -202,23 +250,20 @@ class GameService:
         options = {str(k): v for k, v in options.items() if v is not None and v != ""}
         opponent = spec.get("opponent", "hotseat")
         if opponent not in ("hotseat", "bot", "friend"):
-            raise WebError(400, f"opponent must be hotseat, bot or friend, not {opponent!r}")
+            raise WebError(400, f"opponent must be hotseat, bot or friend, not {str(opponent)[:30]!r}")
         start = spec.get("start", "high")
         if start not in ("high", "low", "fixed"):
-            raise WebError(400, f"start must be high, low or fixed, not {start!r}")
+            raise WebError(400, f"start must be high, low or fixed, not {str(start)[:30]!r}")
         seat = spec.get("seat", 0)
         if seat == "random":
             seat = secrets.randbelow(2)
-        if seat not in (0, 1):
-            raise WebError(400, "seat must be 0, 1 or \"random\"")
+        seat = seat_arg(seat, "seat must be 0, 1 or \"random\"")
         position = spec.get("position")
         if position is not None and (not isinstance(position, str) or len(position) > 2000):
             raise WebError(400, "position must be a position string")
         tags: dict[str, str] = {"_start": start}
         has_first = any(o.name == "first" for o in cls.OPTIONS)
         if has_first and start != "fixed" and position is None and "first" not in options:
-            from ..cli import roll_for_first
-
             first, rolls = roll_for_first(cls.colours, start, _system_random)
             options["first"] = first
             tags["StartRoll"] = f"{start}: {rolls}"
@@ -226,20 +271,21 @@ class GameService:
             state = cls(position, **options)
         except LudothekError as exc:
             raise WebError(400, str(exc)) from None
+        except (TypeError, ValueError) as exc:
+            raise WebError(400, f"bad options for {cls.name}: {exc}") from None
         clock = _clock_spec(spec.get("clock"))
         agent = None
         if opponent == "bot":
             agent = spec.get("bot", "random")
-            if not isinstance(agent, str) or len(agent) > 40:
-                raise WebError(400, "bot must be an agent name such as random or bot:3")
-            from ..ai.base import make_agent
-
-            try:
-                make_agent(agent, cls.name, seed=1)
-            except LudothekError as exc:
-                raise WebError(400, str(exc)) from None
-            except Exception as exc:  # noqa: BLE001 - an agent that cannot play this game
-                raise WebError(400, f"agent {agent!r} cannot play {cls.name}: {exc}") from None
+            offered = bot_levels(cls.name)
+            if agent not in offered:  # an open-ended agent spec could hold a worker for minutes
+                raise WebError(400, f"bot must be one of {', '.join(offered)} for {cls.name}, "
+                                    f"not {str(agent)[:40]!r}")
+            if client is not None and self.bot_cap:
+                live_games = await asyncio.to_thread(self.store.live_bot_games, client, now() - 3600)
+                if live_games >= self.bot_cap:
+                    raise WebError(429, f"you already play {live_games} live games against bots (at most "
+                                        f"{self.bot_cap}): finish or resign one first")
         token = secrets.token_urlsafe(24)
         digest = hash_token(token)
         seats: list[dict[str, Any]] = [{"kind": "human"}, {"kind": "human"}]
@@ -260,23 +306,28 @@ class GameService:
             mode=mode, seats=seats, token0=token_hashes[0], token1=token_hashes[1],
             invite=hash_token(invite) if invite else None,
             status="waiting" if mode == "online" else "ongoing", result="*", termination=None, tags=tags,
-            clock=clock, version=0, ply=0, turns=0, rematch_of=spec.get("_rematch_of"), rematch=None,
-            created=created, updated=created,
+            clock=clock, version=0, ply=0, turns=0, rematch_of=rematch_of, rematch=None,
+            created=created, updated=created, creator=client,
         )
         if row.clock and row.status == "ongoing":
             row.clock["since"] = created
-        self._settle(row, state, [], [])
-        self.store.create(row, [])
+        history: list[dict[str, Any]] = []
+        appended: list[tuple[int, str, int, float]] = []
+        self._settle(row, state, history, appended)
+        row.ply, row.moves = state.ply, appended
+        await self.store.commit(Write(row, None, list(appended)))
+        self.games[row.id] = Live(row, state, history)
         answer = {"id": row.id, "token": token, "seats": [s for s in (0, 1) if token_hashes[s] == digest]}
         if invite:
             answer["invite"] = invite
         return answer
 
-    def join(self, game_id: str, invite: Any) -> dict[str, Any]:
+    async def join(self, game_id: str, invite: Any) -> dict[str, Any]:
         if not isinstance(invite, str) or not invite or len(invite) > 100:
             raise WebError(401, "an invite code is needed to take the open seat")
-        with self.lock(game_id):
-            row = self.row(game_id)
+
+        async def change(live: Live) -> dict[str, Any]:
+            row = live.row
             if row.invite is None:
                 raise WebError(409, "this game has no open seat")
             if hash_token(invite) != row.invite:
@@ -291,26 +342,30 @@ class GameService:
             row.status = "ongoing"
             if row.clock:
                 row.clock["since"] = now()
-            state, history = self.state_of(row)
-            self._save(row, state, history)
-        return {"id": row.id, "token": token, "seats": [seat]}
+            await self._commit(live)
+            return {"id": row.id, "token": token, "seats": [seat]}
+
+        return await self._changing(game_id, change)
 
     # ------------------------------------------------------------------ playing
-    def play(self, game_id: str, token: Any, move: Any, seat: Any = None) -> dict[str, Any]:
+    async def play(self, game_id: str, token: Any, move: Any, seat: Any = None) -> Live:
         if not isinstance(move, str) or not move.strip():
             raise WebError(400, "a move must be a non-empty notation string")
         if len(move) > MAX_MOVE_TEXT:
             raise WebError(400, f"a move is at most {MAX_MOVE_TEXT} characters")
-        with self.lock(game_id):
-            row, state, history = self.fresh(game_id)
-            mover = self._seat_for(row, token, state, seat)
-            if row.seats[mover]["kind"] != "human":
-                raise WebError(403, "that seat is played by a bot")
-            self._play(row, state, history, mover, move.strip())
-            return self.view(row, state, history)
+        seat = seat_arg(seat)
 
-    def _play(self, row: GameRow, state: GameState, history: list[dict[str, Any]], mover: int,
-              move: str | int) -> GameRow:
+        async def change(live: Live) -> Live:
+            mover = self._seat_for(live.row, token, live.state, seat)
+            if live.row.seats[mover]["kind"] != "human":
+                raise WebError(403, "that seat is played by a bot")
+            await self._play(live, mover, move.strip())
+            return live
+
+        return await self._changing(game_id, change)
+
+    async def _play(self, live: Live, mover: int, move: str | int) -> None:
+        row, state, history = live.row, live.state, live.history
         if row.status == "waiting":
             raise WebError(409, "the game has not started: waiting for the second player")
         if row.status == "over":
@@ -319,39 +374,28 @@ class GameService:
             raise WebError(409, f"it is not your turn: {state.to_move} is to move")
         start = state.ply
         at = now()
-        if row.clock and row.clock.get("since") is not None:
-            used = int((at - row.clock["since"]) * 1000)
-            row.clock["remaining"][mover] -= used
-            if row.clock["remaining"][mover] <= 0:
-                row.clock["remaining"][mover] = 0
-                row.clock["since"] = None
-                self.cache.drop(row.id)
-                self._finish(row, state, winner_seat=1 - mover, termination="time")
-                self._save(row, state, history)
-                raise WebError(409, "your time ran out: the game is over")
+        clock = row.clock if row.clock and row.clock.get("since") is not None else None
+        if clock is not None and clock["remaining"][mover] - int((at - clock["since"]) * 1000) <= 0:
+            clock["remaining"][mover] = 0
+            clock["since"] = None
+            self._finish(row, state, winner_seat=1 - mover, termination="time")
+            await self._commit(live)
+            raise WebError(409, "your time ran out: the game is over")
         try:
             actions = [move] if isinstance(move, int) else state.parse_token(move)
             for action in actions:
                 if state.current_player() == CHANCE:
                     raise IllegalMove(f"{move!r}: the server rolls the dice; send the roll without its outcome")
-                state.play(int(action))
+                _apply_logged(state, int(action), history)
         except LudothekError as exc:
-            self._rewind(state, history, start)
-            if row.clock and row.clock.get("since") is not None:
-                row.clock["remaining"][mover] += int((at - row.clock["since"]) * 1000)
+            _rewind(state, history, start)
             raise WebError(400, str(exc)) from None
-        if row.clock and row.clock.get("since") is not None:
-            row.clock["remaining"][mover] += row.clock["increment"]
-            row.clock["since"] = at
-        # keep the history in step (play(text) may apply several actions)
-        new_actions = state.history[start:]
-        self._rewind(state, history, start)
-        for action in new_actions:
-            _apply_logged(state, action, history)
-        appended = [(a, state.move_texts[start + k], mover, at) for k, a in enumerate(new_actions)]
+        if clock is not None:
+            clock["remaining"][mover] += clock["increment"] - int((at - clock["since"]) * 1000)
+            clock["since"] = at
+        appended = [(*state.played(ply), mover, at) for ply in range(start, state.ply)]
         self._settle(row, state, history, appended)
-        self._save(row, state, history, appended)
-        return row
+        await self._commit(live, appended)
 
     def _settle(self, row: GameRow, state: GameState, history: list[dict[str, Any]],
                 appended: list[tuple[int, str, int, float]]) -> None:
@@ -362,49 +406,21 @@ class GameService:
             action = _system_random.choices(actions, weights)[0]
             ply = state.ply
             _apply_logged(state, action, history)
-            appended.append((action, state.move_texts[ply], -1, now()))
+            appended.append((*state.played(ply), -1, now()))
         if state.is_over() and row.status != "over":
             self._finish(row, state, winner_seat=None, termination="rules")
 
-    def _finish(self, row: GameRow, state: GameState, winner_seat: int | None, termination: str) -> None:
+    @staticmethod
+    def _finish(row: GameRow, state: GameState, winner_seat: int | None, termination: str) -> None:
         row.status = "over"
         row.termination = termination
-        if winner_seat is None:
-            row.result = state.result()
-        else:
-            row.result = state.seat_colour(winner_seat)
+        row.result = state.result() if winner_seat is None else state.seat_colour(winner_seat)
         if row.clock:
             row.clock["since"] = None
         row.invite = None
 
-    def _save(self, row: GameRow, state: GameState, history: list[dict[str, Any]],
-              appended: list[tuple[int, str, int, float]] = (), truncate_to: int | None = None) -> None:
-        seen = row.version
-        row.ply = state.ply
-        kept = row.moves[: truncate_to if truncate_to is not None else len(row.moves)]
-        row.turns = sum(1 for m in kept if m[2] != -1) + sum(1 for m in appended if m[2] != -1)
-        try:
-            self.store.save(row, seen, list(appended), truncate_to=truncate_to)
-        except Conflict:
-            self.cache.drop(row.id)
-            raise WebError(409, "the game changed meanwhile; reload and try again") from None
-        row.moves = row.moves[: truncate_to if truncate_to is not None else len(row.moves)] + list(appended)
-        self.cache.put(row.id, row.version, state, history, list(row.moves))
-
     @staticmethod
-    def _rewind(state: GameState, history: list[dict[str, Any]], ply: int) -> None:
-        while state.ply > ply:
-            state.undo()
-        while history and history[-1]["ply"] > ply:
-            last = history[-1]
-            if last["start"] >= ply:
-                history.pop()
-            else:  # a token whose chance outcome was taken back
-                last["text"] = last["texts"][0]
-                last["ply"] = ply
-                break
-
-    def _seat_for(self, row: GameRow, token: Any, state: GameState, seat: Any) -> int:
+    def _seat_for(row: GameRow, token: Any, state: GameState, seat: int | None) -> int:
         if not isinstance(token, str) or not token:
             raise WebError(401, "this action needs your seat token")
         if len(token) > 100:
@@ -422,38 +438,40 @@ class GameService:
         return player if player in mine else mine[0]
 
     # ------------------------------------------------------------------ bots
-    def bot_job(self, game_id: str) -> tuple[int, dict[str, Any]] | None:
+    async def bot_job(self, game_id: str) -> tuple[int, dict[str, Any]] | None:
         """What a bot must compute now, if a bot is to move: (version, arguments)."""
-        row, state, _ = self.fresh(game_id)
-        if row.status != "ongoing":
-            return None
-        player = state.current_player()
-        if player < 0 or row.seats[player]["kind"] != "bot":
-            return None
-        return row.version, {
-            "game": row.game, "options": row.options, "position": row.position,
-            "actions": [m[0] for m in row.moves], "agent": row.seats[player]["agent"],
-            "seed": secrets.randbits(31), "seat": player,
-        }
+        async with self._locked(game_id) as live:
+            row, state = live.row, live.state
+            if row.status != "ongoing":
+                return None
+            player = state.current_player()
+            if player < 0 or row.seats[player]["kind"] != "bot":
+                return None
+            return row.version, {
+                "game": row.game, "options": row.options, "position": row.position,
+                "actions": list(state.history), "agent": row.seats[player]["agent"],
+                "seed": secrets.randbits(31), "seat": player, "client": row.creator or row.id,
+            }
 
-    def bot_move(self, game_id: str, version: int, seat: int, action: int) -> dict[str, Any] | None:
-        with self.lock(game_id):
-            row, state, history = self.fresh(game_id)
-            if row.version != version or row.status != "ongoing" or state.current_player() != seat:
+    async def bot_move(self, game_id: str, version: int, seat: int, action: int) -> Live | None:
+        async def change(live: Live) -> Live | None:
+            row = live.row
+            if row.version != version or row.status != "ongoing" or live.state.current_player() != seat:
                 return None  # the game moved on (undo, resignation): drop the bot's answer
-            self._play(row, state, history, seat, int(action))
-            return self.view(row, state, history)
+            await self._play(live, seat, int(action))
+            return live
 
-    # ------------------------------------------------------------------ undo, resign, rematch
-    def undo(self, game_id: str, token: Any) -> dict[str, Any]:
-        with self.lock(game_id):
-            row, state, history = self.fresh(game_id)
-            mine = self._seat_for(row, token, state, None)
+        return await self._changing(game_id, change)
+
+    # ------------------------------------------------------------------ undo, resign, claim, rematch
+    async def undo(self, game_id: str, token: Any) -> Live:
+        async def change(live: Live) -> Live:
+            row, state = live.row, live.state
+            self._seat_for(row, token, state, None)
             if row.mode == "online":
                 raise WebError(403, "undo is only for local games (hot-seat or against a bot)")
             if row.termination in ("resign", "time"):
                 raise WebError(409, "the game ended by resignation or time: nothing to undo")
-            del mine
             humans = [s for s in (0, 1) if row.seats[s]["kind"] == "human"]
             # take back the last action of a person and everything after it (bot moves, rolls)
             cut = len(row.moves)
@@ -462,139 +480,194 @@ class GameService:
             if cut == 0:
                 raise WebError(409, "nothing to undo")
             cut -= 1
-            self._rewind(state, history, cut)
-            row.status = "ongoing"
-            row.result = "*"
-            row.termination = None
+            _rewind(state, live.history, cut)
+            row.status, row.result, row.termination = "ongoing", "*", None
             if row.clock:
                 row.clock["since"] = now()
-            self._save(row, state, history, truncate_to=cut)
-            return self.view(row, state, history)
+            await self._commit(live, truncate_to=cut)
+            return live
 
-    def resign(self, game_id: str, token: Any, seat: Any = None) -> dict[str, Any]:
-        with self.lock(game_id):
-            row, state, history = self.fresh(game_id)
-            resigner = self._seat_for(row, token, state, seat)
-            if row.status == "over":
+        return await self._changing(game_id, change)
+
+    async def resign(self, game_id: str, token: Any, seat: Any = None) -> Live:
+        seat = seat_arg(seat)
+
+        async def change(live: Live) -> Live:
+            resigner = self._seat_for(live.row, token, live.state, seat)
+            if live.row.status == "over":
                 raise WebError(409, "the game is over")
-            if row.status == "waiting":
+            if live.row.status == "waiting":
                 raise WebError(409, "the game has not started")
-            self._finish(row, state, winner_seat=1 - resigner, termination="resign")
-            self._save(row, state, history)
-            return self.view(row, state, history)
+            self._finish(live.row, live.state, winner_seat=1 - resigner, termination="resign")
+            await self._commit(live)
+            return live
 
-    def rematch(self, game_id: str, token: Any) -> dict[str, Any]:
+        return await self._changing(game_id, change)
+
+    def claim_wait(self, live: Live) -> float | None:
+        """Seconds until the player not to move may claim the win (0 = now), or None when
+        this game has no such claim (not online, a clock, or not ongoing)."""
+        row = live.row
+        if row.mode != "online" or row.clock or row.status != "ongoing" or live.state.current_player() < 0:
+            return None
+        return max(0.0, row.updated + self.claim_after - now())
+
+    async def claim(self, game_id: str, token: Any, present: Callable[[str, int], bool] | None = None) -> Live:
+        """The player not to move claims the win: his opponent, in an online game without a
+        clock, has let ``claim_after`` pass without moving and is not connected."""
+        async def change(live: Live) -> Live:
+            row, state = live.row, live.state
+            mine = self._seat_for(row, token, state, None)
+            wait = self.claim_wait(live)
+            if wait is None:
+                raise WebError(409, "only an ongoing online game without a clock can be claimed")
+            away = state.current_player()
+            if away == mine:
+                raise WebError(409, "it is your turn: there is nothing to claim")
+            if wait > 0:
+                raise WebError(409, f"your opponent still has {_duration(wait)} to move")
+            if present is not None and present(row.id, away):
+                raise WebError(409, "your opponent is connected to the game")
+            self._finish(row, state, winner_seat=mine, termination="abandon")
+            await self._commit(live)
+            return live
+
+        return await self._changing(game_id, change)
+
+    async def rematch(self, game_id: str, token: Any) -> dict[str, Any]:
         """A new game with the seats exchanged. The first caller creates it; each player
         claims his seat there with his token from this game."""
-        with self.lock(game_id):
-            row, state, history = self.fresh(game_id)
-            mine = self._seat_for(row, token, state, None)
+        async def change(live: Live) -> tuple[dict[str, Any] | None, str, int, GameRow]:
+            row = live.row
+            mine = self._seat_for(row, token, live.state, None)
             if row.status != "over":
                 raise WebError(409, "a rematch needs a finished game")
-            if row.rematch is None:
-                options = dict(row.options)
-                start = row.tags.get("_start", "fixed")
-                if "StartRoll" in row.tags:
-                    options.pop("first", None)
-                seat_of_creator = 1 - mine
-                spec = {
-                    "game": row.game, "options": options, "position": row.position, "start": start,
-                    "opponent": {"local": "hotseat", "bot": "bot", "online": "friend"}[row.mode],
-                    "seat": seat_of_creator, "_rematch_of": row.id,
-                }
-                if row.mode == "bot":
-                    spec["bot"] = row.seats[1 - mine]["agent"]
-                if row.clock:
-                    spec["clock"] = {"minutes": row.clock["initial"] / 60000, "increment": row.clock["increment"] / 1000}
-                created = self.create(spec)
-                row.rematch = created["id"]
-                self._save(row, state, history)
-                if row.mode != "online":
-                    return {"id": created["id"], "token": created["token"], "seats": created["seats"]}
+            if row.rematch is not None:
+                return None, row.rematch, mine, row
+            options = dict(row.options)
+            if "StartRoll" in row.tags:
+                options.pop("first", None)
+            seat_of_creator = 1 - mine
+            spec = {
+                "game": row.game, "options": options, "position": row.position,
+                "start": row.tags.get("_start", "fixed"),
+                "opponent": {"local": "hotseat", "bot": "bot", "online": "friend"}[row.mode],
+                "seat": seat_of_creator,
+            }
+            if row.mode == "bot":
+                spec["bot"] = row.seats[1 - mine]["agent"]
+            if row.clock:
+                spec["clock"] = {"minutes": row.clock["initial"] / 60000, "increment": row.clock["increment"] / 1000}
+            created = await self.create(spec, rematch_of=row.id)
+            row.rematch = created["id"]
+            await self._commit(live)
+            answer = {"id": created["id"], "token": created["token"], "seats": created["seats"]}
+            if row.mode == "online":
                 # the other seat of the new game is reserved for this game's other player
-                new = self.row(created["id"])
-                new.invite = None
-                other_new = 1 - seat_of_creator
-                partner = row.token_hash(1 - mine)
-                if other_new == 0:
-                    new.token0 = "reserved:" + (partner or "")[:55]
-                else:
-                    new.token1 = "reserved:" + (partner or "")[:55]
-                new_state, new_history = self.state_of(new)
-                self._save(new, new_state, new_history)
-                return {"id": created["id"], "token": created["token"], "seats": created["seats"]}
+                partner = "reserved:" + (row.token_hash(1 - mine) or "")[:55]
+
+                async def reserve(new: Live) -> None:
+                    new.row.invite = None
+                    if seat_of_creator == 1:
+                        new.row.token0 = partner
+                    else:
+                        new.row.token1 = partner
+                    await self._commit(new)
+
+                await self._changing(created["id"], reserve)
+            return answer, created["id"], mine, row
+
+        answer, new_id, mine, old = await self._changing(game_id, change)
+        if answer is not None:
+            return answer
         # the second player claims the reserved seat
-        with self.lock(row.rematch):
-            new = self.row(row.rematch)
-            partner = row.token_hash(mine) or ""
+        reserved = "reserved:" + (old.token_hash(mine) or "")[:55]
+
+        async def take(new: Live) -> dict[str, Any]:
             for seat in (0, 1):
-                if new.token_hash(seat) == "reserved:" + partner[:55]:
+                if new.row.token_hash(seat) == reserved:
                     fresh_token = secrets.token_urlsafe(24)
                     if seat == 0:
-                        new.token0 = hash_token(fresh_token)
+                        new.row.token0 = hash_token(fresh_token)
                     else:
-                        new.token1 = hash_token(fresh_token)
-                    new.status = "ongoing"
-                    if new.clock:
-                        new.clock["since"] = now()
-                    new_state, new_history = self.state_of(new)
-                    self._save(new, new_state, new_history)
-                    return {"id": new.id, "token": fresh_token, "seats": [seat]}
+                        new.row.token1 = hash_token(fresh_token)
+                    new.row.status = "ongoing"
+                    if new.row.clock:
+                        new.row.clock["since"] = now()
+                    await self._commit(new)
+                    return {"id": new.row.id, "token": fresh_token, "seats": [seat]}
             raise WebError(409, "the rematch seat was already taken; open the new game from your own browser")
 
+        return await self._changing(new_id, take)
+
+    async def expire_waiting(self, older_than: float = 24 * 3600) -> int:
+        """End the online games nobody joined within ``older_than`` seconds."""
+        ids = await asyncio.to_thread(self.store.waiting_since, now() - older_than)
+        ended = 0
+        for game_id in ids:
+            async def change(live: Live) -> bool:
+                if live.row.status != "waiting":
+                    return False
+                live.row.status, live.row.termination, live.row.invite = "over", "expired", None
+                await self._commit(live)
+                return True
+
+            try:
+                ended += bool(await self._changing(game_id, change))
+            except WebError:
+                continue
+        return ended
+
     # ------------------------------------------------------------------ views
-    def get_view(self, game_id: str, at: int | None = None) -> dict[str, Any]:
-        with self.lock(game_id):
-            row, state, history = self.fresh(game_id)
-            return self.view(row, state, history, at)
+    async def get_view(self, game_id: str, at: int | None = None, check: bool = True) -> dict[str, Any]:
+        async with self._locked(game_id, check) as live:
+            return self.view(live, at)
 
-    def get_record(self, game_id: str) -> tuple[GameRow, str]:
-        with self.lock(game_id):
-            row, state, _ = self.fresh(game_id)
-            return row, self.record_text(row, state)
+    async def get_record(self, game_id: str) -> tuple[GameRow, str]:
+        async with self._locked(game_id, check=True) as live:
+            return live.row, self.record_text(live.row, live.state)
 
-    def view(self, row: GameRow, state: GameState, history: list[dict[str, Any]],
-             at: int | None = None) -> dict[str, Any]:
-        """Everything a client shows; ``at`` shows the position after that many actions."""
-        live = at is None or at >= len(row.moves)
-        if not live:
-            at = max(0, int(at))
-            state, history = self.replay(row, at)
+    def view(self, live: Live, at: int | None = None) -> dict[str, Any]:
+        """Everything a client shows; ``at`` shows the position after that many actions.
+        The parts that only change with the game's version are built once per version."""
+        row = live.row
+        if at is not None and at < len(row.moves):
+            state, history = self.replay(row, max(0, int(at)))
+            return self._build_view(row, state, history, live_view=False)
+        if live._base_version != row.version or live._base is None:
+            live._base = self._build_view(row, live.state, live.history, live_view=True)
+            live._base_version = row.version
+        view = live._base
+        if row.clock:
+            view = dict(view)
+            view["clock"] = _clock_view(row, live.state)
+        return view
+
+    def _build_view(self, row: GameRow, state: GameState, history: list[dict[str, Any]],
+                    live_view: bool) -> dict[str, Any]:
         ad = adapter(row.game)
         board = ad.board(state)
         player = state.current_player()
-        ongoing = row.status == "ongoing" and live
-        moves = legal_move_infos(state, ad) if ongoing else []
+        moves = legal_move_infos(state, ad) if row.status == "ongoing" and live_view else []
         last = None
         if history and state.ply:
             last_text = history[-1]["texts"][0]
             last = ad.move_info(_before(state, history[-1]) if ad.move_info_needs_state else state, last_text)
-        threat_cells = ad.threatened(state, board)
-        texts = state.move_texts
         last_mark = history[-1]["text"] if history else ""
-        score = state.score() if state.ply else None
-        clock = None
-        if row.clock:
-            remaining = list(row.clock["remaining"])
-            running = None
-            if row.status == "ongoing" and row.clock.get("since") is not None and player >= 0:
-                running = player
-                remaining[player] = max(0, remaining[player] - int((now() - row.clock["since"]) * 1000))
-            clock = {"initial": row.clock["initial"], "increment": row.clock["increment"],
-                     "remaining": remaining, "running": running}
+        shown_to_move = row.status == "ongoing" or not live_view
         return {
             "id": row.id,
             "game": row.game,
             "title": dict(game_class(row.game).title),
             "options": row.options,
             "mode": row.mode,
-            "status": row.status if live else "replay",
+            "status": row.status if live_view else "replay",
             "result": row.result,
             "termination": row.termination,
             "seats": row.seats,
             "colours": [state.seat_colour(0), state.seat_colour(1)],
-            "to_move": state.to_move if row.status == "ongoing" or not live else None,
-            "to_seat": player if player >= 0 and (row.status == "ongoing" or not live) else None,
+            "to_move": state.to_move if shown_to_move else None,
+            "to_seat": player if player >= 0 and shown_to_move else None,
             "position": state.position(),
             "board": board,
             "moves": moves,
@@ -602,20 +675,23 @@ class GameService:
             "plies": len(row.moves),
             "at": state.ply,
             "last": {"move": last["move"], "cells": ad.last_cells(last), "kind": last["kind"]} if last else None,
-            "threat": bool(texts) and ("^" in last_mark or "+" in last_mark),
-            "threatened": threat_cells,
-            "score": score,
-            "clock": clock,
+            "threat": state.ply > 0 and ("^" in last_mark or "+" in last_mark),
+            "threatened": ad.threatened(state, board),
+            "score": state.score() if state.ply else None,
+            "clock": _clock_view(row, state) if row.clock else None,
             "tags": {k: v for k, v in row.tags.items() if not k.startswith("_")},
             "version": row.version,
             "rematch": row.rematch,
             "rematch_of": row.rematch_of,
             "open_seat": row.invite is not None,
+            "claim_in": None if not live_view or row.mode != "online" or row.clock or row.status != "ongoing"
+            else round(max(0.0, row.updated + self.claim_after - now()), 1),
             "created": row.created,
             "updated": row.updated,
         }
 
-    def summary(self, row: GameRow) -> dict[str, Any]:
+    @staticmethod
+    def summary(row: GameRow) -> dict[str, Any]:
         return {
             "id": row.id, "game": row.game, "mode": row.mode, "status": row.status, "result": row.result,
             "termination": row.termination, "plies": row.ply, "moves": row.turns, "seats": row.seats,
@@ -623,7 +699,8 @@ class GameService:
             "created": row.created, "updated": row.updated,
         }
 
-    def record_text(self, row: GameRow, state: GameState) -> str:
+    @staticmethod
+    def record_text(row: GameRow, state: GameState) -> str:
         tags: dict[str, str] = {"Site": "Ludothek web", "Date": time.strftime("%Y.%m.%d", time.gmtime(row.created))}
         for seat in (0, 1):
             info = row.seats[seat]
@@ -639,6 +716,16 @@ class GameService:
 
 
 # ---------------------------------------------------------------------------- helpers
+def seat_arg(value: Any, message: str = "seat must be 0 or 1") -> int | None:
+    """A seat from a client: absent, or exactly the integer 0 or 1 (not 0.0, not true)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value not in (0, 1):
+        raise WebError(400, f"{message}, not {str(value)[:20]!r}" if not isinstance(value, str)
+                       else f"{message}, not the text {value[:20]!r}")
+    return value
+
+
 def _apply_logged(state: GameState, action: int, history: list[dict[str, Any]]) -> None:
     """Play ``action`` and keep ``history``: one entry per record token (a die's outcome joins
     the roll before it), with the mover's colour and the ply after it."""
@@ -646,13 +733,27 @@ def _apply_logged(state: GameState, action: int, history: list[dict[str, Any]]) 
     colour = state.to_move
     ply = state.ply
     state.play(int(action))
-    text = state.move_texts[-1]
+    text = state.played(-1)[1]
     if player == CHANCE and history:
         history[-1]["text"] += text
         history[-1]["texts"].append(text)
         history[-1]["ply"] = state.ply
     else:
         history.append({"text": text, "texts": [text], "ply": state.ply, "start": ply, "colour": colour})
+
+
+def _rewind(state: GameState, history: list[dict[str, Any]], ply: int) -> None:
+    while state.ply > ply:
+        state.undo()
+    while history and history[-1]["ply"] > ply:
+        last = history[-1]
+        if last["start"] >= ply:
+            history.pop()
+        else:  # a token whose chance outcome was taken back
+            last["texts"] = last["texts"][:1]
+            last["text"] = last["texts"][0]
+            last["ply"] = ply
+            break
 
 
 def _before(state: GameState, entry: dict[str, Any]) -> GameState:
@@ -663,6 +764,17 @@ def _before(state: GameState, entry: dict[str, Any]) -> GameState:
     return probe
 
 
+def _clock_view(row: GameRow, state: GameState) -> dict[str, Any]:
+    clock = row.clock or {}
+    remaining = list(clock["remaining"])
+    running = None
+    player = state.current_player()
+    if row.status == "ongoing" and clock.get("since") is not None and player >= 0:
+        running = player
+        remaining[player] = max(0, remaining[player] - int((now() - clock["since"]) * 1000))
+    return {"initial": clock["initial"], "increment": clock["increment"], "remaining": remaining, "running": running}
+
+
 def _flag_fell(row: GameRow, state: GameState) -> bool:
     clock = row.clock or {}
     since = clock.get("since")
@@ -670,6 +782,14 @@ def _flag_fell(row: GameRow, state: GameState) -> bool:
     if since is None or player < 0 or player == TERMINAL:
         return False
     return clock["remaining"][player] - (now() - since) * 1000 <= 0
+
+
+def _duration(seconds: float) -> str:
+    if seconds >= 7200:
+        return f"{seconds / 3600:.0f} hours"
+    if seconds >= 120:
+        return f"{seconds / 60:.0f} minutes"
+    return f"{seconds:.0f} seconds"
 
 
 def _clock_spec(spec: Any) -> dict[str, Any] | None:

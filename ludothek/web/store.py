@@ -2,20 +2,28 @@
 
 Two tables. ``games`` holds what a game *is* (game name, options, setup position, seats,
 token hashes, clock settings and readings, result); ``moves`` holds every applied action in
-order. A live game's state is never kept anywhere else: it is replayed from its moves.
+order. A game's state is replayed from its moves; what the server keeps in memory is a cache.
 
 Every change bumps ``games.version`` with a compare-and-set (``WHERE version = :seen``) in
 the same transaction as the moves it writes, so two server processes sharing one database
 can never both append the same ply; the loser gets :class:`Conflict` and retries.
+
+Writes go through one writer thread that commits everything queued meanwhile in a single
+transaction (group commit): with SQLite's full sync, one fsync acknowledges a whole batch of
+moves from different games, and no acknowledged move is ever lost.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import os
+import queue
 import threading
 import time
+from concurrent.futures import Future
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,15 +38,15 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
-    delete,
     event,
     func,
-    insert,
     select,
-    update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import StaticPool
+
+from . import migrations
+from .notify import CHANNEL, payload
 
 metadata = MetaData()
 
@@ -64,10 +72,12 @@ games_table = Table(
     Column("turns", Integer, nullable=False, default=0),  # moves made by the players
     Column("rematch_of", String(24), nullable=True),
     Column("rematch", String(24), nullable=True),
+    Column("creator", String(64), nullable=True),  # sha256 of the creating client's address
     Column("created", Float, nullable=False),
     Column("updated", Float, nullable=False),
 )
 Index("games_status_updated", games_table.c.status, games_table.c.updated)
+Index("games_mode_status", games_table.c.mode, games_table.c.status)
 
 moves_table = Table(
     "moves",
@@ -90,12 +100,16 @@ def hash_token(token: str) -> str:
 
 
 def database_url(text: str | None) -> str:
-    """A SQLAlchemy URL; a plain file path means a SQLite file."""
+    """A SQLAlchemy URL; a plain file path means a SQLite file, and a plain PostgreSQL URL
+    uses psycopg 3 (``pip install 'ludothek[postgres]'``)."""
     if not text:
         return "sqlite:///ludothek.sqlite3"
-    if "://" in text:
-        return text
-    return "sqlite:///" + os.path.abspath(text)
+    if "://" not in text:
+        return "sqlite:///" + os.path.abspath(text)
+    scheme, rest = text.split("://", 1)
+    if scheme in ("postgresql", "postgres"):
+        return "postgresql+psycopg://" + rest
+    return text
 
 
 @dataclass
@@ -121,6 +135,7 @@ class GameRow:
     rematch: str | None
     created: float
     updated: float
+    creator: str | None = None
     moves: list[tuple[int, str, int, float]] = field(default_factory=list)  # (action, text, seat, at)
 
     def token_hash(self, seat: int) -> str | None:
@@ -137,110 +152,277 @@ class GameRow:
 _JSON_FIELDS = ("options", "seats", "tags", "clock")
 
 
+_MUTABLE = ("token0", "token1", "invite", "status", "result", "termination", "tags", "clock", "ply", "turns",
+            "rematch", "version", "updated")
+
+
+@dataclass(eq=False)
+class Write:
+    """One game's change: a new game (``seen is None``) or a compare-and-set update that
+    appends moves, or first cuts them back to ``truncate_to`` plies (an undo)."""
+
+    game: GameRow
+    seen: int | None
+    append: list[tuple[int, str, int, float]] = field(default_factory=list)
+    truncate_to: int | None = None
+
+
+class _Statements:
+    """The writer's SQL in the driver's own parameter style: the hot path skips SQLAlchemy's
+    statement compilation (it cost more than the database work)."""
+
+    def __init__(self, paramstyle: str):
+        def p(name: str) -> str:
+            return f"%({name})s" if paramstyle == "pyformat" else f":{name}"
+
+        self.update = ("UPDATE games SET " + ", ".join(f"{n} = {p(n)}" for n in _MUTABLE)
+                       + f" WHERE id = {p('id')} AND version = {p('seen')}")
+        self.insert_game = (f"INSERT INTO games ({', '.join(_COLUMNS)}) "
+                            f"VALUES ({', '.join(p(n) for n in _COLUMNS)})")
+        move_columns = ("game_id", "ply", "action", "text", "seat", "at")
+        self.insert_moves = (f"INSERT INTO moves ({', '.join(move_columns)}) "
+                             f"VALUES ({', '.join(p(n) for n in move_columns)})")
+        self.truncate = f"DELETE FROM moves WHERE game_id = {p('id')} AND ply >= {p('ply')}"
+        self.notify = f"SELECT pg_notify({p('channel')}, {p('payload')})"
+
+
 class Store:
     def __init__(self, url: str | None = None, echo: bool = False, sqlite_sync: str = "full"):
         """``sqlite_sync``: ``full`` (default) syncs every commit to disk, so even a power cut
         loses no acknowledged move; ``normal`` (WAL) survives any crash of the server process
-        but not of the machine, and is several times faster on slow disks."""
+        but not of the machine."""
         if sqlite_sync not in ("full", "normal"):
             raise ValueError(f"sqlite_sync must be full or normal, not {sqlite_sync!r}")
         self.url = database_url(url)
+        self.is_sqlite = self.url.startswith("sqlite")
+        self.is_postgres = self.url.startswith("postgresql")
         kwargs: dict[str, Any] = {"echo": echo}
-        if self.url.startswith("sqlite"):
+        memory = self.url in ("sqlite://", "sqlite:///:memory:")
+        if self.is_sqlite:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
-            if self.url in ("sqlite://", "sqlite:///:memory:"):
+            if memory:
                 kwargs["poolclass"] = StaticPool
         self.engine: Engine = create_engine(self.url, **kwargs)
-        # one writer at a time in this process: SQLite's own busy handler backs off with
-        # sleeps, which makes latency spiky when many threads commit at once
-        self._write_lock = threading.Lock()
-        if self.url.startswith("sqlite"):
+        if self.is_sqlite:
             mode = sqlite_sync.upper()
             event.listen(self.engine, "connect", lambda conn, record: _sqlite_pragmas(conn, mode))
-        metadata.create_all(self.engine)
+        # an in-memory database is one shared connection: its readers and the writer take turns
+        self._shared = threading.Lock() if memory else None
+        migrations.upgrade(self.engine)
+        self._queue: queue.SimpleQueue[Write | None] = queue.SimpleQueue()
+        self._writer = threading.Thread(target=self._write_loop, name="ludothek-writer", daemon=True)
+        self._writer.start()
+        #: batches committed and writes in them, for the benchmark's report
+        self.batches = 0
+        self.writes = 0
 
     def close(self) -> None:
+        if self._writer.is_alive():
+            self._queue.put(None)
+            self._writer.join(30)
         self.engine.dispose()
+
+    def _reading(self) -> Any:
+        return self._shared if self._shared is not None else nullcontext()
 
     # ------------------------------------------------------------------ reading
     def load(self, game_id: str, with_moves: bool = True) -> GameRow | None:
-        with self.engine.connect() as conn:
+        with self._reading(), self.engine.connect() as conn:
             row = conn.execute(select(games_table).where(games_table.c.id == game_id)).mappings().first()
             if row is None:
                 return None
             game = _row_to_game(row)
             if with_moves:
-                result = conn.execute(
-                    select(moves_table.c.action, moves_table.c.text, moves_table.c.seat, moves_table.c.at)
-                    .where(moves_table.c.game_id == game_id)
-                    .order_by(moves_table.c.ply)
-                )
-                game.moves = [tuple(r) for r in result]
+                game.moves = _moves(conn, game_id)
         return game
 
     def load_moves(self, game_id: str) -> list[tuple[int, str, int, float]]:
-        with self.engine.connect() as conn:
-            result = conn.execute(
-                select(moves_table.c.action, moves_table.c.text, moves_table.c.seat, moves_table.c.at)
-                .where(moves_table.c.game_id == game_id)
-                .order_by(moves_table.c.ply)
-            )
-            return [tuple(r) for r in result]
+        with self._reading(), self.engine.connect() as conn:
+            return _moves(conn, game_id)
 
     def version(self, game_id: str) -> int | None:
-        with self.engine.connect() as conn:
+        with self._reading(), self.engine.connect() as conn:
             return conn.execute(select(games_table.c.version).where(games_table.c.id == game_id)).scalar()
 
     def list_games(self, status: str | None = None, limit: int = 50, offset: int = 0) -> list[GameRow]:
         query = select(games_table).order_by(games_table.c.updated.desc()).limit(limit).offset(offset)
         if status:
             query = query.where(games_table.c.status == status)
-        with self.engine.connect() as conn:
+        with self._reading(), self.engine.connect() as conn:
             return [_row_to_game(r) for r in conn.execute(query).mappings()]
 
+    def bot_games(self) -> list[str]:
+        """Ongoing games with a bot seat (after a restart, a bot may be due in some)."""
+        query = select(games_table.c.id).where(games_table.c.mode == "bot", games_table.c.status == "ongoing")
+        with self._reading(), self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(query)]
+
+    def live_bot_games(self, creator: str, since: float) -> int:
+        """Ongoing games against a bot that ``creator`` made and that moved since ``since``."""
+        query = select(func.count()).where(
+            games_table.c.mode == "bot", games_table.c.status == "ongoing", games_table.c.creator == creator,
+            games_table.c.updated >= since,
+        )
+        with self._reading(), self.engine.connect() as conn:
+            return conn.execute(query).scalar() or 0
+
+    def waiting_since(self, before: float) -> list[str]:
+        """Games still waiting for their second player that were made before ``before``."""
+        query = select(games_table.c.id).where(games_table.c.status == "waiting", games_table.c.created < before)
+        with self._reading(), self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(query)]
+
     def count_moves(self, game_id: str) -> int:
-        with self.engine.connect() as conn:
+        with self._reading(), self.engine.connect() as conn:
             return conn.execute(select(func.count()).where(moves_table.c.game_id == game_id)).scalar() or 0
 
     # ------------------------------------------------------------------ writing
-    def create(self, game: GameRow, moves: list[tuple[int, str, int, float]] = ()) -> None:
-        values = _game_to_values(game)
-        with self._write_lock, self.engine.begin() as conn:
-            conn.execute(insert(games_table).values(**values))
-            for ply, (action, text, seat, at) in enumerate(moves):
-                conn.execute(
-                    insert(moves_table).values(game_id=game.id, ply=ply, action=action, text=text, seat=seat, at=at)
-                )
+    async def commit(self, write: Write) -> None:
+        """Queue a write for the next group commit and wait until it is durable. Raises
+        :class:`Conflict` if the game changed meanwhile, or the database's error."""
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+        self._put(write, (loop, done))
+        await done
 
-    def save(self, game: GameRow, seen_version: int, append: list[tuple[int, str, int, float]] = (),
-             truncate_to: int | None = None) -> None:
-        """Write ``game``'s fields, append moves (or cut them back to ``truncate_to`` plies)
-        in one transaction, if nobody changed the game since ``seen_version``."""
-        values = _game_to_values(game)
-        values.pop("id")
-        values["version"] = seen_version + 1
-        values["updated"] = time.time()
-        with self._write_lock, self.engine.begin() as conn:
-            changed = conn.execute(
-                update(games_table)
-                .where(games_table.c.id == game.id, games_table.c.version == seen_version)
-                .values(**values)
-            ).rowcount
-            if changed != 1:
-                raise Conflict(f"game {game.id} changed while this request was handled")
-            if truncate_to is not None:
-                conn.execute(
-                    delete(moves_table).where(moves_table.c.game_id == game.id, moves_table.c.ply >= truncate_to)
+    def commit_now(self, write: Write) -> None:
+        """:meth:`commit` for callers outside an event loop."""
+        done: Future = Future()
+        self._put(write, done)
+        done.result()
+
+    def _put(self, write: Write, waiter: Any) -> None:
+        if not self._writer.is_alive():
+            raise RuntimeError("the store is closed")
+        self._queue.put((write, waiter))
+
+    def _write_loop(self) -> None:
+        statements = _Statements(self.engine.dialect.paramstyle)
+        connection = None
+        while True:
+            item = self._queue.get()
+            if item is None:
+                break
+            batch = [item]
+            stop = False
+            while True:  # everything queued while the last commit was syncing joins this one
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    stop = True
+                    break
+                batch.append(item)
+            if connection is None:
+                connection = self.engine.raw_connection()
+            try:
+                outcomes = self._commit_batch(connection, statements, [w for w, _ in batch])
+            except Exception:  # noqa: BLE001 - the connection may be broken: start a new one
+                connection.invalidate()
+                connection = None
+                outcomes = [RuntimeError("the database write failed")] * len(batch)
+            self.batches += 1
+            self.writes += len(batch)
+            _resolve([waiter for _, waiter in batch], outcomes)
+            if stop:
+                break
+        if connection is not None:
+            connection.close()
+
+    def _commit_batch(self, connection: Any, statements: _Statements, batch: list[Write]) -> list[Exception | None]:
+        try:
+            return self._transaction(connection, statements, batch)
+        except Exception:  # noqa: BLE001 - one bad write must not fail the others: try each alone
+            connection.rollback()
+            outcomes: list[Exception | None] = []
+            for write in batch:
+                try:
+                    outcomes.extend(self._transaction(connection, statements, [write]))
+                except Exception as exc:  # noqa: BLE001 - handed to the waiting request
+                    connection.rollback()
+                    outcomes.append(exc)
+            return outcomes
+
+    def _transaction(self, connection: Any, statements: _Statements, batch: list[Write]) -> list[Exception | None]:
+        outcomes: list[Exception | None] = []
+        moves: list[dict[str, Any]] = []
+        notices: list[dict[str, Any]] = []
+        now = time.time()
+        with self._reading():
+            cursor = connection.cursor()
+            if self.is_sqlite:
+                cursor.execute("BEGIN IMMEDIATE")
+            for write in batch:
+                game = write.game
+                values = _game_to_values(game)
+                if write.seen is None:
+                    cursor.execute(statements.insert_game, values)
+                else:
+                    values.update(seen=write.seen, version=write.seen + 1, updated=now)
+                    cursor.execute(statements.update, values)
+                    if cursor.rowcount != 1:
+                        outcomes.append(Conflict(f"game {game.id} changed while this request was handled"))
+                        continue
+                    if write.truncate_to is not None:
+                        cursor.execute(statements.truncate, {"id": game.id, "ply": write.truncate_to})
+                start = game.ply - len(write.append)
+                moves.extend(
+                    {"game_id": game.id, "ply": start + k, "action": action, "text": text, "seat": seat, "at": at}
+                    for k, (action, text, seat, at) in enumerate(write.append)
                 )
-            start = game.ply - len(append)
-            for offset, (action, text, seat, at) in enumerate(append):
-                conn.execute(
-                    insert(moves_table).values(
-                        game_id=game.id, ply=start + offset, action=action, text=text, seat=seat, at=at
-                    )
-                )
-        game.version = seen_version + 1
-        game.updated = values["updated"]
+                if self.is_postgres:
+                    notices.append({"channel": CHANNEL, "payload": payload(game.id, values["version"])})
+                outcomes.append(None)
+            if moves:
+                cursor.executemany(statements.insert_moves, moves)
+            for notice in notices:
+                cursor.execute(statements.notify, notice)
+            cursor.close()
+            connection.commit()
+        for write, outcome in zip(batch, outcomes):
+            if outcome is None and write.seen is not None:
+                write.game.version = write.seen + 1
+                write.game.updated = now
+        return outcomes
+
+
+def _resolve(waiters: list[Any], outcomes: list[Exception | None]) -> None:
+    """Hand each outcome to its waiter: one wake-up per event loop for the whole batch."""
+    per_loop: dict[Any, list[tuple[Any, Exception | None]]] = {}
+    for waiter, outcome in zip(waiters, outcomes):
+        if isinstance(waiter, Future):
+            if outcome is None:
+                waiter.set_result(None)
+            else:
+                waiter.set_exception(outcome)
+        else:
+            loop, future = waiter
+            per_loop.setdefault(loop, []).append((future, outcome))
+    for loop, items in per_loop.items():
+        try:
+            loop.call_soon_threadsafe(_settle_futures, items)
+        except RuntimeError:  # that loop has closed: nobody waits any more
+            pass
+
+
+def _settle_futures(items: list[tuple[asyncio.Future, Exception | None]]) -> None:
+    for future, outcome in items:
+        if future.done():
+            continue
+        if outcome is None:
+            future.set_result(None)
+        else:
+            future.set_exception(outcome)
+
+
+def _moves(conn: Any, game_id: str) -> list[tuple[int, str, int, float]]:
+    result = conn.execute(
+        select(moves_table.c.action, moves_table.c.text, moves_table.c.seat, moves_table.c.at)
+        .where(moves_table.c.game_id == game_id)
+        .order_by(moves_table.c.ply)
+    )
+    return [tuple(r) for r in result]
 
 
 def _sqlite_pragmas(dbapi_connection: Any, sync: str) -> None:
@@ -258,15 +440,11 @@ def _row_to_game(row: Any) -> GameRow:
     return GameRow(**data)
 
 
+_COLUMNS = tuple(c.name for c in games_table.columns)
+
+
 def _game_to_values(game: GameRow) -> dict[str, Any]:
-    values = {
-        name: getattr(game, name)
-        for name in (
-            "id", "game", "options", "position", "mode", "seats", "token0", "token1", "invite", "status",
-            "result", "termination", "tags", "clock", "version", "ply", "turns", "rematch_of", "rematch", "created",
-            "updated",
-        )
-    }
+    values = {name: getattr(game, name) for name in _COLUMNS}
     for name in _JSON_FIELDS:
         if values[name] is not None:
             values[name] = json.dumps(values[name], ensure_ascii=False, sort_keys=True)

@@ -174,11 +174,13 @@ class TrikeState(GameState):
     # ------------------------------------------------------------------ notation
     def position(self) -> str:
         rows = []
+        board = self.board.tolist()  # plain ints: indexing a NumPy array cell by cell is slow
+        cell = -1
         for r in range(self.geometry.side):
             parts, empties = [], 0
-            for c in range(r + 1):
-                cell = self.geometry.index(r, c)
-                stone = int(self.board[cell])
+            for _ in range(r + 1):
+                cell += 1  # cells are numbered row by row
+                stone = board[cell]
                 if stone == EMPTY:
                     empties += 1
                     continue

@@ -40,6 +40,7 @@ export function el(tag, attrs = {}, ...children) {
     if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
     else if (k === "class") node.className = v;
     else if (k === "html") node.innerHTML = v;
+    else if (k === "style") node.style.cssText = v; // CSSOM: allowed by a CSP without 'unsafe-inline'
     else node.setAttribute(k, v === true ? "" : v);
   }
   for (const child of children.flat()) {

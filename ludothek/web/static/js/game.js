@@ -191,8 +191,9 @@ function seatLabel(page, seat) {
 }
 
 function resultText(v) {
+  if (v.termination === "expired") return t("expired");
   if (v.result === "draw") return t("draw");
-  const how = v.termination === "resign" ? t("by_resign") : v.termination === "time" ? t("by_time") : "";
+  const how = { resign: t("by_resign"), time: t("by_time"), abandon: t("by_abandon") }[v.termination] || "";
   return `${t("wins", { colour: colourName(v.result) })}${how ? " " + how : ""}`;
 }
 
@@ -318,6 +319,14 @@ function render(page, boardWrap, side, draw) {
     actions.append(el("button", { class: "btn danger", id: "resign", onclick: () => {
       if (confirm(t("confirm_resign"))) send(page, "resign", v.mode === "local" && v.to_seat !== null ? { seat: v.to_seat } : {});
     } }, t("resign")));
+  }
+  // an opponent who stays away too long in a game without a clock: the server decides
+  const claimIn = v.claim_in === null || v.claim_in === undefined ? null
+    : v.claim_in - (performance.now() - page.receivedAt) / 1000;
+  if (canAct && claimIn !== null && claimIn <= 0 && page.you.length === 1 && v.to_seat !== page.you[0]) {
+    actions.append(el("button", { class: "btn", id: "claim", onclick: () => {
+      if (confirm(t("confirm_claim"))) send(page, "claim");
+    } }, t("claim_win")));
   }
   if (canAct && v.mode !== "online" && v.plies > 0 && v.termination !== "resign" && v.termination !== "time") {
     actions.append(el("button", { class: "btn", id: "undo", onclick: () => send(page, "undo") }, t("undo")));

@@ -1,0 +1,504 @@
+"""The workers that compute bot moves for the web server, and the fair queue in front of them.
+
+Two lanes: *quick* jobs (a move that costs milliseconds: ``random``, ``perfect``, small
+iteration budgets, see :func:`is_quick`) and *slow* jobs (searches that run for up to seconds).
+``cores - 1`` slow workers plus one quick worker, so a random or ``bot:1`` reply never waits
+behind a ``bot:5`` search. Within a lane the next job comes from the client served longest ago
+(round robin across clients, FIFO within a client), and a worker holds at most one job: the
+rest wait here, where fairness is decided, rather than in a pipe or an executor's queue.
+Idle slow workers also take quick jobs.
+
+The pool lives on the event loop that first uses it; all its state is touched only there.
+Process workers are started from that loop's thread: on Linux a worker is killed when the
+thread that started it ends (``PR_SET_PDEATHSIG``), so that thread must live as long as the
+server, as the event loop's does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import ctypes
+import itertools
+import logging
+import multiprocessing
+import os
+import queue
+import signal
+import sys
+import threading
+import time
+import traceback
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from .bots import compute_bot_action
+
+log = logging.getLogger("ludothek.web")
+
+QUICK, SLOW = "quick", "slow"
+#: an iteration-only budget up to this size is quick: ≤ 25 ms measured for every game (an
+#: MCTS playout on Trike 19 or a plain-UCT playout on Hexalit costs ~80-330 µs)
+QUICK_ITERATIONS = 300
+#: alpha-beta nodes are cheaper: 1000 of them take 14-26 ms on every game
+QUICK_NODES = 1000
+
+
+class BotPoolError(RuntimeError):
+    """A bot move could not be computed."""
+
+
+class PoolClosed(BotPoolError):
+    """The pool is closed, or closed before this job could finish."""
+
+
+class WorkerDied(BotPoolError):
+    """The worker computing this job died (it has been replaced: the job may be retried)."""
+
+
+class BotFailed(BotPoolError):
+    """The agent raised an exception; ``details`` holds the worker's traceback."""
+
+    def __init__(self, message: str, details: str = ""):
+        super().__init__(message)
+        self.details = details
+
+
+def is_quick(agent: str, game: str) -> bool:
+    """Whether one move of ``agent`` costs at most a few tens of milliseconds: the agents that
+    need no search or whose budget is a small, fixed amount of work. A time budget never is."""
+    from ..ai.budget import Budget
+    from ..ai.levels import level_of
+
+    name, _, argument = str(agent).strip().lower().partition(":")
+    if name in ("random", "perfect"):
+        return True
+    try:
+        if name == "bot":
+            level = level_of(game, int(argument))
+            algorithm, budget = level.algorithm, level.budget
+        elif name in ("mcts", "uct", "alphabeta") and argument:
+            algorithm, budget = name, Budget.parse(argument)
+        else:
+            return False
+    except Exception:  # noqa: BLE001 - a bad spec fails in the worker, with its message
+        return False
+    if algorithm == "perfect":
+        return True
+    if budget.seconds is not None or budget.iterations is None:
+        return False
+    return budget.iterations <= (QUICK_NODES if algorithm == "alphabeta" else QUICK_ITERATIONS)
+
+
+def warm_up() -> None:
+    """Load every game's kernels for every kind of agent (from numba's disk cache, or compile
+    them), so that a worker's first move is as fast as the later ones. Without this the first
+    ``bot:1`` move of a game compiles its random playout for 5-10 s."""
+    from ..ai.base import make_agent
+    from ..core.registry import game_class, games
+
+    for name in games():
+        try:
+            state = game_class(name)()
+            while state.current_player() < 0 and not state.is_over():
+                state.play(state.legal_actions()[0])
+        except Exception:  # noqa: BLE001, S112 - a game being written may not work yet
+            continue
+        for spec in ("random", "uct:8", "mcts:8", "alphabeta:64") + (("perfect",) if name == "bitis" else ()):
+            try:
+                make_agent(spec, name, seed=0).choose(state)
+            except Exception:
+                log.warning("warming %s for %s failed", spec, name, exc_info=True)
+
+
+def _answer(args: dict[str, Any]) -> tuple:
+    try:
+        return "ok", compute_bot_action(args)
+    except Exception as exc:  # noqa: BLE001 - reported to the awaiting server
+        return "error", f"{args.get('agent')} on {args.get('game')}: {type(exc).__name__}: {exc}", traceback.format_exc()
+
+
+# ------------------------------------------------------------------ the worker process
+def _die_with_parent(parent_pid: int) -> None:
+    """Exit when the server does, even when it is killed with SIGKILL."""
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+
+    def watch() -> None:  # elsewhere, and while the GIL is free: notice being orphaned
+        while os.getppid() == parent_pid:
+            time.sleep(0.5)
+        os._exit(1)
+
+    if os.getppid() != parent_pid:  # the server died before prctl took effect
+        os._exit(1)
+    threading.Thread(target=watch, daemon=True, name="ludothek-parent-watch").start()
+
+
+def _worker_main(conn: Any, parent_pid: int, warm: bool) -> None:
+    _die_with_parent(parent_pid)
+    # Ctrl-C reaches the whole process group, and systemd sends SIGTERM to every process of
+    # the service: the server alone decides when its workers stop, after draining them.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if warm:
+        warm_up()
+    conn.send(("ready", os.getpid()))
+    while True:
+        try:
+            args = conn.recv()
+            if args is None:
+                return
+            conn.send(_answer(args))
+        except (EOFError, OSError):  # the server is gone
+            return
+
+
+# ------------------------------------------------------------------ the parent's side
+@dataclass(eq=False)
+class _Job:
+    args: dict[str, Any]
+    client: str
+    lane: str
+    future: asyncio.Future
+    game_id: str | None = None
+
+
+class _FairQueue:
+    """The next job comes from the client served longest ago, FIFO within a client. A client
+    with nothing queued or running here is forgotten: it counts as never served."""
+
+    def __init__(self) -> None:
+        self.jobs: dict[str, deque[_Job]] = {}
+        self.running: dict[str, int] = {}
+        self.served: dict[str, int] = {}
+        self.ticks = itertools.count()
+
+    def __len__(self) -> int:
+        return sum(len(jobs) for jobs in self.jobs.values())
+
+    def push(self, job: _Job) -> None:
+        self.jobs.setdefault(job.client, deque()).append(job)
+
+    def pop(self) -> _Job | None:
+        if not self.jobs:
+            return None
+        client = min(self.jobs, key=lambda c: self.served.get(c, -1))  # ties: the first to queue
+        jobs = self.jobs[client]
+        job = jobs.popleft()
+        if not jobs:
+            del self.jobs[client]
+        self.served[client] = next(self.ticks)
+        self.running[client] = self.running.get(client, 0) + 1
+        return job
+
+    def done(self, job: _Job) -> None:
+        """A popped job has finished (or failed)."""
+        self.running[job.client] -= 1
+        if not self.running[job.client]:
+            del self.running[job.client]
+            self._forget(job.client)
+
+    def remove(self, job: _Job) -> None:
+        jobs = self.jobs.get(job.client)
+        if jobs is not None and job in jobs:
+            jobs.remove(job)
+            if not jobs:
+                del self.jobs[job.client]
+                self._forget(job.client)
+
+    def clear(self) -> list[_Job]:
+        jobs = [job for queued in self.jobs.values() for job in queued]
+        self.jobs.clear()
+        self.served = {client: tick for client, tick in self.served.items() if client in self.running}
+        return jobs
+
+    def _forget(self, client: str) -> None:
+        if client not in self.jobs and client not in self.running:
+            self.served.pop(client, None)
+
+
+class _ProcessWorker:
+    def __init__(self, pool: BotPool, lane: str, index: int):
+        self.lane = lane
+        self.job: _Job | None = None
+        self.ready = False
+        context = multiprocessing.get_context("spawn")
+        self.conn, child = context.Pipe()
+        self.process = context.Process(target=_worker_main, args=(child, os.getpid(), pool.warm),
+                                       name=f"ludothek-bot-{lane}-{index}", daemon=True)
+        self.process.start()
+        child.close()  # so that the worker's death reads as end-of-file here
+        self.pid = self.process.pid
+        self.loop = pool.loop
+        self.loop.add_reader(self.conn.fileno(), pool._readable, self)
+
+    def receive(self) -> tuple | None:
+        """The worker's message, or None if it died."""
+        try:
+            return self.conn.recv()
+        except (EOFError, OSError):
+            return None
+
+    def send(self, args: dict[str, Any] | None) -> bool:
+        try:
+            self.conn.send(args)
+            return True
+        except OSError:
+            return False
+
+    def alive(self) -> bool:
+        return self.process.is_alive()  # also reaps it once it has exited
+
+    def kill(self) -> None:
+        if not self.conn.closed:
+            try:
+                self.loop.remove_reader(self.conn.fileno())
+            except (RuntimeError, ValueError, OSError):  # the loop is already closed
+                pass
+            self.conn.close()
+        if self.process.exitcode is None:
+            self.process.kill()
+        self.process.join(1)  # SIGKILL takes milliseconds; this reaps the process (no zombie)
+
+
+class _ThreadWorker:
+    """A worker thread for tests and single-process setups: it shares the server's GIL and
+    cannot be killed, so ``close(drain=False)`` only abandons its job."""
+
+    def __init__(self, pool: BotPool, lane: str, index: int):
+        self.lane = lane
+        self.job: _Job | None = None
+        self.ready = False
+        self.pid = None
+        self.inbox: queue.SimpleQueue = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._run, args=(pool.loop, pool._message, pool.warm),
+                                       name=f"ludothek-bot-{lane}-{index}", daemon=True)
+        self.thread.start()
+
+    def _run(self, loop: asyncio.AbstractEventLoop, deliver: Any, warm: bool) -> None:
+        def post(message: tuple) -> None:
+            try:
+                loop.call_soon_threadsafe(deliver, self, message)
+            except RuntimeError:  # the loop is closed: nobody waits any more
+                pass
+
+        if warm:
+            warm_up()
+        post(("ready", None))
+        while (args := self.inbox.get()) is not None:
+            post(_answer(args))
+
+    def send(self, args: dict[str, Any] | None) -> bool:
+        self.inbox.put(args)
+        return True
+
+    def kill(self) -> None:
+        self.inbox.put(None)
+
+
+def cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+class BotPool:
+    """``await pool.compute(args, client)`` is the action that ``compute_bot_action(args)``
+    returns, computed by a worker in turn with the other clients' jobs.
+
+    ``kind`` is ``"process"`` (spawned worker processes) or ``"thread"``; ``workers`` is the
+    number of slow workers (default ``cores - 1``, at least 1), ``quick_workers`` the quick
+    lane's (0: the slow workers take quick jobs too); ``warm`` runs :func:`warm_up` in each
+    worker before it takes jobs (default: for processes only).
+    """
+
+    def __init__(self, kind: str = "process", workers: int | None = None, quick_workers: int = 1,
+                 warm: bool | None = None):
+        if kind not in ("process", "thread"):
+            raise ValueError(f"bot pool kind must be 'process' or 'thread', not {kind!r}")
+        self.kind = kind
+        self.workers = max(1, cores() - 1) if workers is None else workers
+        self.quick_workers = quick_workers
+        self.warm = kind == "process" if warm is None else warm
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._workers: list[Any] = []  # the quick ones first
+        self._queues = {QUICK: _FairQueue(), SLOW: _FairQueue()}
+        self._games: set[str] = set()
+        self._closed = False
+        self._spawned = 0
+
+    # -------------------------------------------------------------- use
+    def start(self) -> None:
+        """Start the workers (call it on the event loop; ``compute`` does it when needed)."""
+        if self._closed:
+            raise PoolClosed("the bot pool is closed")
+        if self.loop is None:
+            self.loop = asyncio.get_running_loop()
+            for _ in range(self.quick_workers):
+                self._spawn(QUICK)
+            for _ in range(self.workers):
+                self._spawn(SLOW)
+            atexit.register(self.shutdown_now)
+
+    async def ready(self, timeout: float = 120) -> None:
+        """Start the workers and wait until each has warmed up."""
+        self.start()
+        deadline = time.monotonic() + timeout
+        while not all(worker.ready for worker in self._workers):
+            if self._closed:
+                raise PoolClosed("the bot pool closed while starting")
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the bot workers were not ready after {timeout} s")
+            await asyncio.sleep(0.02)
+
+    async def compute(self, args: dict[str, Any], client: str, *, game_id: str | None = None) -> int:
+        """The bot's action. ``client`` is whom the job is for (fairness is per client);
+        ``game_id``, if given, is checked to have no other job in the pool.
+
+        Raises :class:`PoolClosed`, :class:`WorkerDied` (retry) or :class:`BotFailed`."""
+        self.start()
+        lane = QUICK if is_quick(args["agent"], args["game"]) else SLOW
+        if game_id is not None:
+            if game_id in self._games:
+                raise BotPoolError(f"game {game_id} already has a bot job in the pool")
+            self._games.add(game_id)
+        job = _Job(args, str(client), lane, self.loop.create_future(), game_id)
+        self._queues[lane].push(job)
+        self._dispatch()
+        try:
+            return await job.future
+        except asyncio.CancelledError:
+            self._queues[lane].remove(job)  # if it has started, its answer is dropped
+            raise
+        finally:
+            self._games.discard(game_id)
+
+    def stats(self) -> dict[str, Any]:
+        lanes = (QUICK, SLOW)
+        return {
+            "kind": self.kind,
+            "closed": self._closed,
+            "queued": {lane: len(self._queues[lane]) for lane in lanes},
+            "clients": {lane: len(self._queues[lane].jobs) for lane in lanes},
+            "workers": {lane: sum(w.lane == lane for w in self._workers) for lane in lanes},
+            "ready": {lane: sum(w.lane == lane and w.ready for w in self._workers) for lane in lanes},
+            "busy": {lane: sum(w.lane == lane and w.job is not None for w in self._workers) for lane in lanes},
+            "pids": {lane: [w.pid for w in self._workers if w.lane == lane and w.pid] for lane in lanes},
+        }
+
+    # -------------------------------------------------------------- stop
+    async def close(self, drain: bool = True, timeout: float = 10) -> None:
+        """Stop: queued jobs fail with :class:`PoolClosed` at once; with ``drain`` the jobs in
+        flight may finish for up to ``timeout`` seconds, then the workers exit (or are killed)
+        and are reaped."""
+        self._closed = True
+        for lane_queue in self._queues.values():
+            for job in lane_queue.clear():
+                _fail(job, PoolClosed("the bot pool closed before this job started"))
+        running = [w.job.future for w in self._workers if w.job is not None]
+        if drain and running:
+            await asyncio.wait(running, timeout=timeout)
+        for worker in self._workers:
+            if worker.job is not None:
+                _fail(self._take(worker), PoolClosed("the bot pool closed while this job was running"))
+        if drain and self.kind == "process":
+            for worker in self._workers:
+                worker.send(None)
+            deadline = time.monotonic() + 1
+            while any(w.alive() for w in self._workers) and time.monotonic() < deadline:
+                await asyncio.sleep(0.02)
+        self.shutdown_now()
+
+    def shutdown_now(self) -> None:
+        """Kill the workers at once and fail every job (synchronous: for tests and atexit)."""
+        self._closed = True
+        for lane_queue in self._queues.values():
+            for job in lane_queue.clear():
+                _fail(job, PoolClosed("the bot pool closed before this job started"))
+        workers, self._workers = self._workers, []
+        for worker in workers:
+            if worker.job is not None:
+                _fail(self._take(worker), PoolClosed("the bot pool closed while this job was running"))
+            worker.kill()
+        atexit.unregister(self.shutdown_now)
+
+    # -------------------------------------------------------------- inside
+    def _spawn(self, lane: str) -> None:
+        self._spawned += 1
+        cls = _ProcessWorker if self.kind == "process" else _ThreadWorker
+        self._workers.insert(0 if lane == QUICK else len(self._workers), cls(self, lane, self._spawned))
+
+    def _dispatch(self) -> None:
+        if self._closed:
+            return
+        for worker in list(self._workers):  # the quick workers come first
+            if not worker.ready or worker.job is not None:
+                continue
+            job = self._queues[worker.lane].pop()
+            if job is None and worker.lane == SLOW:
+                job = self._queues[QUICK].pop()
+            if job is None:
+                continue
+            worker.job = job
+            if not worker.send(job.args):
+                self._died(worker)
+
+    def _readable(self, worker: _ProcessWorker) -> None:
+        message = worker.receive()
+        if message is None:
+            self._died(worker)
+        else:
+            self._message(worker, message)
+
+    def _message(self, worker: Any, message: tuple) -> None:
+        if worker not in self._workers:
+            return  # a worker that was shut down
+        kind = message[0]
+        if kind == "ready":
+            worker.ready = True
+        else:
+            job = self._take(worker)
+            if job is not None and not job.future.done():
+                if kind == "ok":
+                    job.future.set_result(message[1])
+                else:
+                    job.future.set_exception(BotFailed(message[1], message[2]))
+        self._dispatch()
+
+    def _take(self, worker: Any) -> _Job | None:
+        job, worker.job = worker.job, None
+        if job is not None:
+            self._queues[job.lane].done(job)
+        return job
+
+    def _died(self, worker: _ProcessWorker) -> None:
+        worker.kill()
+        self._workers.remove(worker)
+        job = self._take(worker)
+        if job is not None:
+            _fail(job, WorkerDied(f"the bot worker (pid {worker.pid}) died while computing "
+                                  f"{job.args.get('agent')} for {job.args.get('game')}; the job may be retried"))
+        if self._closed:
+            return  # it was asked to exit, or it does not matter any more
+        log.error("bot worker %s (%s lane) died with exit code %s", worker.pid, worker.lane, worker.process.exitcode)
+        if worker.ready:
+            self._spawn(worker.lane)
+        else:  # it died while starting: try again later rather than in a tight loop
+            self.loop.call_later(5, self._respawn, worker.lane)
+
+    def _respawn(self, lane: str) -> None:
+        if not self._closed:
+            self._spawn(lane)
+
+
+def _fail(job: _Job, error: Exception) -> None:
+    if not job.future.done():
+        try:
+            job.future.set_exception(error)
+        except RuntimeError:  # its event loop is closed (atexit)
+            pass

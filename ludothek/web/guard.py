@@ -1,0 +1,250 @@
+"""Abuse and input hygiene for the web server.
+
+* :class:`SecurityHeaders` - an ASGI middleware that adds a strict Content-Security-Policy and
+  the usual hardening headers to every HTTP response.
+* :class:`RateLimits` and :class:`RateLimitMiddleware` - per-address limits on creating games and
+  on moves (HTTP and websocket), with the ``limits`` package (fixed windows in memory).
+* :func:`parse_json_object`, :func:`server_fields_only` - checks of what a
+  client sends, so that hostile input ends in a 400 with a message, never in a 500.
+
+Both middlewares are plain ASGI callables (not ``BaseHTTPMiddleware``), so they cost a function
+call and a few dict operations per request.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import time
+from functools import lru_cache
+from typing import Any
+
+import orjson
+from limits import RateLimitItem, parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import FixedWindowRateLimiter
+
+from .service import WebError
+
+# ---------------------------------------------------------------------------- security headers
+#: No inline script or style, no plugins, no framing, nothing from other hosts. ``connect-src
+#: 'self'`` also allows ws:// and wss:// to the page's own host and port (CSP level 3; checked
+#: with Chromium in tests/test_web_guard.py).
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'")
+
+SECURITY_HEADERS = {
+    "content-security-policy": CSP,
+    "x-content-type-options": "nosniff",
+    "x-frame-options": "DENY",
+    # The pages and the API never send a Referer to another site. Not "no-referrer": under that
+    # policy Chromium sends "Origin: null" on same-origin POSTs, which would defeat an Origin
+    # check against cross-site requests; the invite code never leaves our own origin either way.
+    "referrer-policy": "same-origin",
+}
+
+
+class SecurityHeaders:
+    """ASGI middleware: add :data:`SECURITY_HEADERS` to every HTTP response that does not set
+    the header itself. Websockets and lifespan pass through untouched."""
+
+    def __init__(self, app: Any, headers: dict[str, str] | None = None):
+        self.app = app
+        chosen = SECURITY_HEADERS if headers is None else headers
+        self.headers = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in chosen.items()]
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: dict) -> None:
+            if message["type"] == "http.response.start":
+                present = message.get("headers") or []
+                names = {name.lower() for name, _ in present}
+                extra = [pair for pair in self.headers if pair[0] not in names]
+                message = {**message, "headers": [*present, *extra]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+# ---------------------------------------------------------------------------- rate limits
+#: A person moves a few times a second at most (10/s leaves room for a burst of undos or two
+#: people on one screen), and 20 new games a minute is already a lot; the hourly cap stops a
+#: slow, steady flood of stored games. Override with a string of the same form; "off" disables.
+DEFAULT_RATE_LIMITS = "create=20/minute,200/hour;move=10/second"
+KINDS = {"create": "new games", "move": "moves"}
+
+
+def client_of(scope: dict) -> str:
+    """Who a client is, for limits: its address as the server sees it (uvicorn takes it from
+    X-Forwarded-For only for trusted proxies), an IPv6 address by its /64 network, since one
+    host or household usually holds a whole /64 and could otherwise change address at will."""
+    client = scope.get("client")
+    if not client:
+        return "unknown"
+    return _ipv6_network(client[0]) if ":" in client[0] else client[0]
+
+
+@lru_cache(maxsize=4096)
+def _ipv6_network(host: str) -> str:
+    try:
+        address = ipaddress.IPv6Address(host.split("%", 1)[0])
+    except ValueError:
+        return host
+    if address.ipv4_mapped is not None:  # a dual-stack socket's IPv4 client
+        return str(address.ipv4_mapped)
+    return str(ipaddress.IPv6Network((address, 64), strict=False))
+
+
+def http_kind(method: str, path: str) -> str | None:
+    """Which limit an HTTP request counts against, or None."""
+    if method != "POST" or not path.startswith("/api/games"):
+        return None
+    if path == "/api/games" or path == "/api/games/":
+        return "create"
+    action = path.rsplit("/", 1)[-1]
+    if action in ("move", "undo", "resign", "claim", "join"):
+        return "move"
+    if action == "rematch":  # it creates a game
+        return "create"
+    return None
+
+
+def _describe(item: RateLimitItem) -> str:
+    unit = item.GRANULARITY.name + ("s" if item.multiples != 1 else "")
+    return f"{item.amount} per {item.multiples} {unit}"
+
+
+class TooManyRequests(WebError):
+    """A client went over a limit: a 429 with the seconds until it may try again."""
+
+    def __init__(self, message: str, retry_after: float):
+        super().__init__(429, message)
+        self.retry_after = retry_after
+
+
+class RateLimits:
+    """Per-address limits, e.g. ``RateLimits("create=20/minute,200/hour;move=10/second")``.
+
+    Kinds are separated by ``;``, several limits of one kind by ``,``. A kind the string does not
+    name keeps its default; ``move=off`` lifts one kind's limits, ``off`` all of them. Meant to be
+    used from the event loop (one thread); the counters live in this process's memory.
+    """
+
+    def __init__(self, config: str | None = None):
+        self.items: dict[str, list[RateLimitItem]] = {}
+        config = DEFAULT_RATE_LIMITS if config is None else config.strip()
+        if config.lower() in ("off", "none", ""):
+            self.limiter = None
+            return
+        chosen = {**self._parse(DEFAULT_RATE_LIMITS), **self._parse(config)}
+        self.items = {kind: items for kind, items in chosen.items() if items}
+        self.limiter = FixedWindowRateLimiter(MemoryStorage()) if self.items else None
+
+    @staticmethod
+    def _parse(config: str) -> dict[str, list[RateLimitItem]]:
+        parsed: dict[str, list[RateLimitItem]] = {}
+        for part in filter(None, (p.strip() for p in config.split(";"))):
+            kind, equals, spec = (s.strip() for s in part.partition("="))
+            if not equals or kind not in KINDS:
+                raise ValueError(f"rate limits: expected KIND=LIMITS with KIND one of {', '.join(KINDS)}, "
+                                 f"not {part!r} (example: {DEFAULT_RATE_LIMITS!r}, or 'off')")
+            try:
+                parsed[kind] = [] if spec.lower() == "off" else parse_many(spec)
+            except ValueError:
+                raise ValueError(f"rate limits: cannot read {spec!r} for {kind} "
+                                 "(write limits such as 10/second or 20/minute,200/hour)") from None
+        return parsed
+
+    def check(self, client: str, kind: str) -> float | None:
+        """Count one request of ``kind`` from ``client``: None if allowed, else the seconds
+        until the client may try again."""
+        refused = self._hit(client, kind)
+        return None if refused is None else refused[1]
+
+    def enforce(self, client: str, kind: str) -> None:
+        """Count one request; raise :class:`TooManyRequests` (a ``WebError``) if over a limit."""
+        refused = self._hit(client, kind)
+        if refused is not None:
+            item, wait = refused
+            raise TooManyRequests(f"too many {KINDS[kind]} from your address: at most {_describe(item)}; "
+                                  f"try again in {wait:.1f} s", wait)
+
+    def _hit(self, client: str, kind: str) -> tuple[RateLimitItem, float] | None:
+        if self.limiter is None:
+            return None
+        for item in self.items.get(kind, ()):
+            if not self.limiter.hit(item, kind, client):
+                reset = self.limiter.get_window_stats(item, kind, client).reset_time
+                return item, max(0.1, reset - time.time())
+        return None
+
+
+class RateLimitMiddleware:
+    """ASGI middleware: answer an HTTP request over its limit with 429, a JSON error naming the
+    limit and a Retry-After header; count everything else and pass it on."""
+
+    def __init__(self, app: Any, limits: RateLimits):
+        self.app = app
+        self.limits = limits
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and self.limits.limiter is not None:
+            kind = http_kind(scope["method"], scope["path"])
+            if kind is not None:
+                try:
+                    self.limits.enforce(client_of(scope), kind)
+                except TooManyRequests as exc:
+                    body = orjson.dumps({"error": exc.message})
+                    await send({"type": "http.response.start", "status": 429, "headers": [
+                        (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                        (b"retry-after", str(math.ceil(exc.retry_after)).encode()),
+                    ]})
+                    await send({"type": "http.response.body", "body": body})
+                    return
+        await self.app(scope, receive, send)
+
+
+# ---------------------------------------------------------------------------- what clients send
+MAX_DEPTH = 32
+
+
+def parse_json_object(raw: bytes | str, what: str = "the request body") -> dict:
+    """A JSON object from a client, or ``WebError(400)``: for invalid JSON or UTF-8, anything but
+    an object, and nesting deeper than :data:`MAX_DEPTH` (checked without recursion)."""
+    try:
+        data = orjson.loads(raw)  # it stops by itself at depth 1024, with an error
+    except orjson.JSONDecodeError as exc:
+        try:
+            raw.decode("utf-8") if isinstance(raw, bytes) else raw.encode("utf-8")
+        except UnicodeError:
+            raise WebError(400, f"{what} is not valid UTF-8") from None
+        if "depth" in str(exc) or "recursion" in str(exc):
+            raise WebError(400, f"{what} nests deeper than {MAX_DEPTH} levels") from None
+        raise WebError(400, f"{what} is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise WebError(400, f"{what} must be a JSON object")
+    # fewer brackets than the limit cannot nest deeper: the walk is for unusual bodies only
+    brackets = raw.count(b"[") + raw.count(b"{") if isinstance(raw, bytes) else raw.count("[") + raw.count("{")
+    if brackets > MAX_DEPTH and _deeper_than(data, MAX_DEPTH):
+        raise WebError(400, f"{what} nests deeper than {MAX_DEPTH} levels")
+    return data
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        for child in node.values() if isinstance(node, dict) else node:
+            if isinstance(child, (dict, list)):
+                stack.append((child, depth + 1))
+    return False
+
+
+def server_fields_only(spec: dict) -> dict:
+    """A client's create request without the server's own fields (keys starting with "_")."""
+    return {key: value for key, value in spec.items() if not key.startswith("_")}

@@ -1,0 +1,1 @@
+# The revisions (a package so that a non-editable install ships them).

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Install Debian's PostgreSQL server if it is missing (the tests start their own throwaway
+# cluster with scripts/postgres-cluster.sh). Safe to run more than once.
+set -euo pipefail
+
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+    if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
+    # the tests never use the package's own "main" cluster: don't create (and start) one
+    $SUDO mkdir -p /etc/postgresql-common/createcluster.d
+    echo "create_main_cluster = false" | $SUDO tee /etc/postgresql-common/createcluster.d/ludothek.conf >/dev/null
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq postgresql >/dev/null
+fi

@@ -1,0 +1,67 @@
+"""Real ``ludothek serve`` processes for the tests: started, waited for until they say they are
+ready (warming up compiles every game's kernels, which takes long on a cold numba cache), and
+stopped. A thread drains each server's output, so a chatty server never blocks on a full pipe."""
+
+from __future__ import annotations
+
+import queue
+import signal
+import socket
+import subprocess
+import sys
+import threading
+
+READY_TIMEOUT = 240.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, db: str, *args: str, port: int | None = None):
+        self.port = port or free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "ludothek.cli", "serve", "--port", str(self.port), "--db", db, *args],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )
+        self.output: list[str] = []
+        lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._drain, args=(lines,), daemon=True).start()
+        while True:
+            try:
+                line = lines.get(timeout=READY_TIMEOUT)
+            except queue.Empty:
+                self.kill()
+                raise AssertionError(f"ludothek serve was not ready after {READY_TIMEOUT:.0f} s") from None
+            if line is None:
+                raise AssertionError("ludothek serve ended before it was ready:\n" + "".join(self.output))
+            if line.startswith("Ludothek is ready"):
+                break
+
+    def _drain(self, lines: queue.Queue) -> None:
+        for line in self.process.stdout:
+            self.output.append(line)
+            lines.put(line)
+        lines.put(None)
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def stop(self) -> None:
+        """SIGTERM, as a service manager stops it; SIGKILL if it does not end in time."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(20)

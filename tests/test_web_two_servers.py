@@ -1,0 +1,117 @@
+"""Two real `ludothek serve` processes on one PostgreSQL database (as behind a load balancer)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import threading
+import time
+from collections import Counter
+
+import pytest
+
+httpx = pytest.importorskip("httpx")
+websockets = pytest.importorskip("websockets")
+pytest.importorskip("psycopg")
+
+import ludothek
+
+from .servers import Server
+
+
+@pytest.fixture()
+def servers(postgres_url):
+    """Servers A and B, started one after the other: (base URL, port) of each. Every request
+    here comes from 127.0.0.1 and the point is contention, so the rate limits are off."""
+    started: list[Server] = []
+    try:
+        for _ in range(2):
+            started.append(Server(postgres_url, "--bots", "thread", "--rate-limits", "off"))
+        yield [(server.base, server.port) for server in started]
+    finally:
+        for server in started:
+            server.stop()
+
+
+def test_a_move_on_one_server_reaches_a_watcher_on_the_other_within_a_second(servers):
+    (a, _), (_, port_b) = servers
+    created = httpx.post(f"{a}/api/games", json={"game": "trike", "options": {"size": 7}, "start": "fixed"},
+                         timeout=10).json()
+    game_id, token = created["id"], created["token"]
+    rng = random.Random(3)
+
+    async def main() -> list[float]:
+        delays = []
+        async with websockets.connect(f"ws://127.0.0.1:{port_b}/ws/games/{game_id}") as ws, \
+                httpx.AsyncClient(base_url=a, timeout=10) as client:
+            first = json.loads(await ws.recv())
+            assert first["type"] == "state"
+            state = first["game"]
+            for _ in range(5):  # at random moments, so that a periodic poll cannot pass by luck
+                await asyncio.sleep(rng.uniform(0.05, 0.8))
+                sent = time.monotonic()
+                response = await client.post(f"/api/games/{game_id}/move",
+                                             json={"token": token, "move": rng.choice(state["moves"])["move"]})
+                assert response.status_code == 200, response.text
+                state = response.json()["game"]
+                while True:  # B's watcher gets the new state (earlier ones may come first)
+                    try:
+                        message = json.loads(await asyncio.wait_for(ws.recv(), timeout=5))
+                    except TimeoutError:
+                        pytest.fail(f"B's watcher did not get version {state['version']} within 5 s")
+                    if message["type"] == "state" and message["game"]["version"] >= state["version"]:
+                        break
+                delays.append(time.monotonic() - sent)
+                assert message["game"]["history"] == state["history"]
+        return delays
+
+    delays = asyncio.run(main())
+    assert max(delays) < 1.0, f"seconds from a move on A to B's watcher: {[round(d, 2) for d in delays]}"
+
+
+def test_concurrent_moves_of_one_seat_on_both_servers(servers):
+    """30 requests at once with one token: different moves, some twice, half through each
+    server. Each accepted move is stored exactly once, in the order the answers say."""
+    (a, _), (b, _) = servers
+    created = httpx.post(f"{a}/api/games", json={"game": "trike", "options": {"size": 9}, "start": "fixed"},
+                         timeout=10).json()
+    game_id, token = created["id"], created["token"]
+    rng = random.Random(5)
+    moves = rng.sample([m["move"] for m in created["game"]["moves"]], 20)
+    requests = moves + rng.sample(moves, 10)
+    rng.shuffle(requests)
+    answers: list[tuple[str, int, dict]] = []
+    barrier = threading.Barrier(len(requests))
+
+    def send(k: int, text: str) -> None:
+        with httpx.Client(base_url=(a, b)[k % 2], timeout=30) as client:
+            barrier.wait()
+            response = client.post(f"/api/games/{game_id}/move", json={"token": token, "move": text})
+            answers.append((text, response.status_code, response.json()))
+
+    threads = [threading.Thread(target=send, args=(k, text)) for k, text in enumerate(requests)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert len(answers) == len(requests)
+    assert all(status < 500 for _, status, _ in answers), answers
+
+    final = httpx.get(f"{b}/api/games/{game_id}", timeout=10).json()["game"]
+    history = [h["text"] for h in final["history"]]
+    accepted = [(text, body["game"]) for text, status, body in answers if status == 200]
+    assert accepted, answers
+    assert len(accepted) == len(history)
+    counts = Counter(history)
+    plies = []
+    for text, game in accepted:
+        ply = len(game["history"]) - 1  # the answer's last move is this request's move
+        assert game["history"][ply]["text"] == text
+        assert history[ply] == text and counts[text] == 1
+        plies.append(ply)
+    assert sorted(plies) == list(range(len(history)))
+
+    record = httpx.get(f"{a}/api/games/{game_id}/record", timeout=10).text
+    replayed = ludothek.loads(record).replay()
+    assert replayed.move_texts == history
