@@ -339,10 +339,12 @@ def _finite(value: float) -> float | None:
               help='Per-address limits, e.g. "create=20/minute;move=10/second"; "off" lifts them.')
 @click.option("--claim-after", type=click.FloatRange(0.001), default=72.0, show_default=True, metavar="HOURS",
               help="Online games without a clock: hours a player may stay away before the other claims the win.")
+@click.option("--max-bot-games", type=click.IntRange(0), default=8, show_default=True,
+              help="Live games against bots per client address (0: no cap).")
 @click.option("--proxy", "trusted_proxy", default=None, metavar="ADDRESSES",
               help="Behind a reverse proxy: its addresses (comma-separated), whose X-Forwarded-For is trusted.")
 def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rate_limits: str | None,
-          claim_after: float, trusted_proxy: str | None) -> None:
+          claim_after: float, max_bot_games: int, trusted_proxy: str | None) -> None:
     """Run the web app: play in the browser (hot-seat, against bots, online)."""
     import socket
 
@@ -361,7 +363,7 @@ def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rat
         raise Failure(f"--rate-limits: {exc}") from None
     try:
         app = create_app(url, bot_executor=bots, sqlite_sync=sqlite_sync, rate_limits=rate_limits,
-                         claim_after=claim_after * 3600)
+                         claim_after=claim_after * 3600, bot_cap=max_bot_games)
     except Exception as exc:  # noqa: BLE001 - a bad URL or an unreachable database
         raise Failure(f"cannot open the database {url}: {exc}") from None
     listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)

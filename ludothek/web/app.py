@@ -102,12 +102,14 @@ def _handler(function: Any) -> Any:
 
 # ---------------------------------------------------------------------------- the app
 def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync: str = "full",
-               rate_limits: str | None = None, claim_after: float | None = None, warm: bool = True) -> Starlette:
+               rate_limits: str | None = None, claim_after: float = 72 * 3600, bot_cap: int = 8,
+               warm: bool = True) -> Starlette:
     """``rate_limits``: see :class:`~.guard.RateLimits` (``"off"`` lifts them);
-    ``claim_after``: seconds before an absent player's game can be claimed."""
+    ``claim_after``: seconds before an absent player's game can be claimed; ``bot_cap``: live
+    games against bots per client address (0: no cap)."""
     limits = RateLimits(rate_limits)
     store = Store(db, sqlite_sync=sqlite_sync)
-    service = GameService(store, **({"claim_after": claim_after} if claim_after is not None else {}))
+    service = GameService(store, claim_after=claim_after, bot_cap=bot_cap)
     hub = Hub()
     runner = Runner(service, hub, bot_executor)
 
@@ -310,6 +312,10 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         runner.pool.start()  # the bot workers warm up while this process does
         if warm:
             await asyncio.to_thread(warm_up)
+            try:  # no bot's first move waits for a compile either
+                await runner.pool.ready()
+            except Exception:  # noqa: BLE001 - bots may still work; they would only start slowly
+                log.warning("the bot workers are not warm yet", exc_info=True)
         background = [asyncio.create_task(runner.housekeeping())]
         listener = None
         if is_postgres(store.url):
