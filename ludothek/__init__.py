@@ -23,6 +23,12 @@ from .core.registry import game_class, games, new_game
 
 __version__ = "0.1.0"
 
+# OpenSpiel users: pyspiel.load_game("ludothek_trike(size=9)") works once both are imported,
+# in either order (registered when pyspiel loads; nothing is imported here otherwise)
+from .integrations import _pyspiel_hook
+
+_pyspiel_hook.install()
+
 __all__ = [
     "CHANCE",
     "TERMINAL",

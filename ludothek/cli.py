@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import math
 import random
+import re
 import sys
 import time
 from typing import Any
@@ -28,6 +30,119 @@ class Failure(click.ClickException):
 
     def show(self, file: Any = None) -> None:
         click.echo(f"error: {self.format_message()}", err=True)
+
+
+def _one_line(exc: click.UsageError) -> Failure:
+    """A click usage error (bad option value, missing argument, unknown option ...) as one
+    line ``error: ... (see 'ludothek VERB --help')`` instead of click's usage block."""
+    message = " ".join(exc.format_message().split())
+    message = (message[:1].lower() + message[1:]).rstrip(".")
+    if isinstance(exc, click.NoSuchOption) and re.fullmatch(r"-\d.*", exc.option_name or ""):
+        message += ": negative numbers are not allowed here"
+    names = []
+    ctx = exc.ctx
+    while ctx is not None:
+        names.append(ctx.info_name if ctx.parent is not None else "ludothek")
+        ctx = ctx.parent
+    names = names or ["ludothek"]
+    return Failure(f"{message} (see '{' '.join(reversed(names))} --help')")
+
+
+class Verb(click.Command):
+    """A verb: its usage errors name the verb (some of click's are raised without a context)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            exc.ctx = exc.ctx or ctx
+            raise
+
+
+class LudothekGroup(click.Group):
+    """The ``ludothek`` group: every usage error of every verb becomes one ``error:`` line."""
+
+    command_class = Verb
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        try:
+            return super().make_context(*args, **kwargs)
+        except click.UsageError as exc:
+            if isinstance(exc, getattr(click.exceptions, "NoArgsIsHelpError", ())):
+                raise  # plain `ludothek`: the help text is the answer
+            raise _one_line(exc) from None
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as exc:
+            if isinstance(exc, getattr(click.exceptions, "NoArgsIsHelpError", ())):
+                raise
+            raise _one_line(exc) from None
+
+
+class GameName(click.ParamType):
+    """A registered game's name (checked before the command runs)."""
+
+    name = "game"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> str:
+        if str(value).strip().lower() not in games():
+            try:
+                game_class(value)
+            except LudothekError as exc:
+                raise Failure(str(exc)) from None
+        return value
+
+    def shell_complete(self, ctx: Any, param: Any, incomplete: str) -> list[Any]:
+        from click.shell_completion import CompletionItem
+
+        return [CompletionItem(name) for name in games() if name.startswith(incomplete.lower())]
+
+
+class Finite(click.FloatRange):
+    """A finite number in a range: ``nan`` and ``inf`` are refused (FloatRange lets nan pass)."""
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        number = click.FLOAT.convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return super().convert(number, param, ctx)
+
+
+class FilePath(click.Path):
+    """A file path; one with a NUL character (which no file system takes) is a usage error."""
+
+    def __init__(self) -> None:
+        super().__init__(dir_okay=False)
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        if "\0" in str(value):
+            self.fail(f"{str(value)[:60]!r} is not a file name: it contains a NUL character", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+#: seeds reach compiled kernels as 64-bit integers
+SEED = click.IntRange(0, 2**63 - 1)
+
+GAMES_EPILOG = f"GAME is one of: {', '.join(games())} ('ludothek games' lists their options)."
+
+
+def agents_help() -> str:
+    """The agent specs, from the agent registry (ludothek.ai.base) and the levels."""
+    from .ai.base import agent_names
+    from .ai.levels import LEVELS, level_of
+
+    solved = [name for name in games() if level_of(name, LEVELS[-1]).algorithm == "perfect"]
+    forms = {"random": "random", "bot": f"bot:{LEVELS[0]} … bot:{LEVELS[-1]}",
+             "perfect": f"perfect (solved games: {', '.join(solved)})"}
+    names = agent_names()
+    listed = [forms[name] for name in forms if name in names]  # the levels first, then the searches
+    listed += [f"{name}[:BUDGET]" for name in names if name not in forms]
+    return ", ".join(listed) + " (BUDGET: 2s, 500ms, 800, 20k)"
+
+
+AGENTS = agents_help()
 
 
 def _state(game: str, size: int | None, option: tuple[str, ...], position: str | None) -> GameState:
@@ -55,10 +170,10 @@ def game_options(function: Any) -> Any:
         "--option", "-o", "option", multiple=True, metavar="NAME=VALUE", help="A game option (repeatable)."
     )(function)
     function = click.option("--size", type=int, metavar="N", help="Board size (Trike: side 7..19).")(function)
-    return click.argument("game", metavar="GAME")(function)
+    return click.argument("game", type=GameName(), metavar="GAME")(function)
 
 
-@click.group(context_settings=CONTEXT)
+@click.group(cls=LudothekGroup, name="ludothek", context_settings=CONTEXT, epilog=GAMES_EPILOG)
 @click.version_option(package_name="ludothek")
 def main() -> None:
     """Ludothek: play, analyse and study Hexalit, Trigeo, Bitis and Trike."""
@@ -74,7 +189,7 @@ def games_command() -> None:
             click.echo(f"    {option.describe()}")
 
 
-@main.command(context_settings=CONTEXT)
+@main.command(context_settings=CONTEXT, epilog=GAMES_EPILOG)
 @game_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a list.")
 @click.argument("moves", nargs=-1, metavar="[MOVE]...")
@@ -89,7 +204,7 @@ def moves(game: str, size: int | None, option: tuple[str, ...], position: str | 
             click.echo(move)
 
 
-@main.command(context_settings=CONTEXT)
+@main.command(context_settings=CONTEXT, epilog=GAMES_EPILOG)
 @game_options
 @click.argument("depth", type=click.IntRange(1, 20), metavar="DEPTH")
 @click.option("--stats", is_flag=True, help="Also print leaves per second on stderr.")
@@ -105,10 +220,10 @@ def perft(game: str, size: int | None, option: tuple[str, ...], position: str | 
             click.echo(f"  {seconds:.3f}s {leaves / max(seconds, 1e-9):,.0f} leaves/s", err=True)
 
 
-@main.command(context_settings=CONTEXT)
+@main.command(context_settings=CONTEXT, epilog=GAMES_EPILOG)
 @game_options
-@click.option("--seconds", type=click.FloatRange(0.1, 3600), default=5.0, show_default=True, help="How long to measure.")
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--seconds", type=Finite(0.1, 3600), default=5.0, show_default=True, help="How long to measure.")
+@click.option("--seed", type=SEED, default=1, metavar="N", show_default=True, help="Seed of the random playouts.")
 @click.option("--baseline", is_flag=True, help="Also time the plain-Python reference playouts and print the speed-up.")
 def bench(game: str, size: int | None, option: tuple[str, ...], position: str | None, seconds: float, seed: int,
           baseline: bool) -> None:
@@ -124,12 +239,12 @@ def bench(game: str, size: int | None, option: tuple[str, ...], position: str | 
     batch, games_done, plies, elapsed = 1, 0, 0, 0.0
     with Progress(
         TextColumn(f"bench {state.name}"), BarColumn(), TextColumn("{task.fields[rate]}"),
-        TimeRemainingColumn(), transient=True, console=_stderr_console(),
+        TimeRemainingColumn(), transient=True, console=(console := _stderr_console()), disable=not console.is_terminal,
     ) as progress:
         task = progress.add_task("bench", total=seconds, rate="")
         while elapsed < seconds:
             started = time.perf_counter()
-            batch_plies, batch_games = state.random_playouts(batch, seed + games_done)
+            batch_plies, batch_games = state.random_playouts(batch, (seed + games_done) % 2**63)
             took = time.perf_counter() - started
             elapsed += took
             plies += batch_plies
@@ -140,7 +255,7 @@ def bench(game: str, size: int | None, option: tuple[str, ...], position: str | 
     if baseline:
         reference_games, started = 0, time.perf_counter()
         while time.perf_counter() - started < seconds / 4:
-            reference_games += GameState.random_playouts(state, 1, seed + reference_games)[1]
+            reference_games += GameState.random_playouts(state, 1, (seed + reference_games) % 2**63)[1]
         reference_rate = reference_games / (time.perf_counter() - started)
         click.echo(f"python_reference_playouts_per_s={reference_rate:.1f} "
                    f"speedup={games_done / elapsed / reference_rate:.0f}x")
@@ -157,7 +272,7 @@ def _stderr_console() -> Any:
 
 
 @main.command(context_settings=CONTEXT)
-@click.argument("path", type=click.Path(dir_okay=False))
+@click.argument("path", type=FilePath())
 def replay(path: str) -> None:
     """Check a game record and show its final position."""
     from rich.console import Console
@@ -173,15 +288,16 @@ def replay(path: str) -> None:
     console.print(f"result: {record.result}")
 
 
-@main.command(context_settings=CONTEXT)
+@main.command(context_settings=CONTEXT, epilog=GAMES_EPILOG)
 @game_options
-@click.option("--vs", default="human", show_default=True, metavar="AGENT", help="The opponent: human, random, …")
-@click.option("--me", default="human", show_default=True, metavar="AGENT", help="Who plays your seat (an agent to watch).")
+@click.option("--vs", default="human", show_default=True, metavar="AGENT", help=f"The opponent: human, {AGENTS}.")
+@click.option("--me", default="human", show_default=True, metavar="AGENT",
+              help="Who plays your seat: human, or an agent as for --vs (to watch).")
 @click.option("--seat", type=click.Choice(["1", "2"]), default="1", show_default=True, help="Your seat: 1 moves first.")
 @click.option("--start", type=click.Choice(["high", "low", "fixed"]), default="high", show_default=True,
               help="Games with a 'first' option: roll for who starts, high or low wins, or keep the option.")
 @click.option("--lang", type=click.Choice(["en", "de"]), default=None, help="Language (default from $LANG).")
-@click.option("--seed", type=int, default=None, help="Seed for rolls and random agents.")
+@click.option("--seed", type=SEED, default=None, metavar="N", help="Seed for rolls and random agents.")
 def play(game: str, size: int | None, option: tuple[str, ...], position: str | None, vs: str, me: str, seat: str,
          start: str, lang: str | None, seed: int | None) -> None:
     """Play in the terminal against a person (same keyboard) or an agent."""
@@ -189,7 +305,10 @@ def play(game: str, size: int | None, option: tuple[str, ...], position: str | N
 
     lang = lang or i18n.default_language()
     rng = random.Random(seed)
-    cls = game_class(game)
+    try:
+        cls = game_class(game)
+    except LudothekError as exc:
+        raise Failure(str(exc)) from None
     options = list(option)
     tags: dict[str, str] = {}
     has_first = any(o.name == "first" for o in cls.OPTIONS)
@@ -207,14 +326,15 @@ def play(game: str, size: int | None, option: tuple[str, ...], position: str | N
 
 
 # ---------------------------------------------------------------------- bots: analyse and match
-@main.command(context_settings=CONTEXT)
+@main.command(context_settings=CONTEXT, epilog=GAMES_EPILOG)
 @game_options
-@click.option("--seconds", type=click.FloatRange(0.01, 3600), default=3.0, show_default=True, help="Thinking time.")
+@click.option("--seconds", type=Finite(0.01, 3600), default=3.0, show_default=True, help="Thinking time.")
 @click.option("--iterations", type=click.IntRange(1), default=None,
               help="Count simulations/nodes instead of time (reproducible).")
-@click.option("--agent", default=None, metavar="AGENT", help="Search to use (default: the top level's algorithm).")
+@click.option("--agent", default=None, metavar="AGENT",
+              help=f"Search to use (default: the top level's algorithm): {AGENTS}.")
 @click.option("--top", type=click.IntRange(1), default=10, show_default=True, help="Candidate moves to list.")
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--seed", type=SEED, default=1, metavar="N", show_default=True, help="Seed of the search.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.argument("moves", nargs=-1, metavar="[MOVE]...")
 def analyse(game: str, size: int | None, option: tuple[str, ...], position: str | None, seconds: float,
@@ -248,16 +368,16 @@ def analyse(game: str, size: int | None, option: tuple[str, ...], position: str 
     click.echo("line: " + " ".join(report.line))
 
 
-@main.command(context_settings=CONTEXT)
-@click.argument("game", metavar="GAME")
+@main.command(context_settings=CONTEXT, epilog=f"{GAMES_EPILOG} AGENT_A and AGENT_B: {AGENTS}.")
+@click.argument("game", type=GameName(), metavar="GAME")
 @click.argument("agent_a", metavar="AGENT_A")
 @click.argument("agent_b", metavar="AGENT_B")
 @click.option("-n", "games_count", type=click.IntRange(1), default=10, show_default=True,
               help="Games (pairs of games share an opening, with seats exchanged).")
 @click.option("--workers", type=click.IntRange(1), default=1, show_default=True, help="Processes.")
-@click.option("--seconds-per-move", type=click.FloatRange(0.001), default=None,
+@click.option("--seconds-per-move", type=Finite(0.001, 3600), default=None,
               help="Give both agents this time per move (instead of their own budgets).")
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--seed", type=SEED, default=1, metavar="N", show_default=True, help="Seed of openings, dice and agents.")
 @click.option("--size", type=int, metavar="N", help="Board size (Trike).")
 @click.option("--option", "-o", "option", multiple=True, metavar="NAME=VALUE", help="A game option (repeatable).")
 @click.option("--position", "-p", metavar="POS", help="Start every game from this position.")
@@ -269,11 +389,15 @@ def analyse(game: str, size: int | None, option: tuple[str, ...], position: str 
 def match(game: str, agent_a: str, agent_b: str, games_count: int, workers: int, seconds_per_move: float | None,
           seed: int, size: int | None, option: tuple[str, ...], position: str | None, opening_plies: int | None,
           ray_address: str | None, as_json: bool) -> None:
-    """Play AGENT_A against AGENT_B and report score, 95% interval and Elo difference."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    """Play AGENT_A against AGENT_B and report score, 95% interval and Elo difference.
+
+    A progress bar on stderr shows the games done, the score so far and the time left.
+    Ctrl-C stops at once (the worker processes too) and reports the games finished so far."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn
+    from rich.text import Text
 
     from .ai.base import make_agent
-    from .ai.match import game_specs, run_match, tally
+    from .ai.match import MatchInterrupted, game_specs, run_match, tally
 
     state = _state(game, size, option, position)  # checks game, options and position up front
     try:
@@ -286,22 +410,41 @@ def match(game: str, agent_a: str, agent_b: str, games_count: int, workers: int,
         options += (("size", size),)
     specs = game_specs(state.name, agent_a, agent_b, games_count, seed, options=options, position=position,
                        seconds_per_move=seconds_per_move, opening_plies=opening_plies)
+    interrupted = False
+    started = time.monotonic()
+
+    class TimeLeft(ProgressColumn):
+        """Counts down from the estimate made when the last game finished (at the rate so far)."""
+
+        def render(self, task: Any) -> Text:
+            if not task.completed:
+                return Text("(first games running)")
+            left = task.fields["estimate"] - (time.monotonic() - task.fields["at"])
+            return Text(f"~{_clock(max(left, 0))} left")
+
     with Progress(
         TextColumn(f"{state.name} {agent_a} vs {agent_b}"), BarColumn(), MofNCompleteColumn(),
-        TextColumn("{task.fields[tally]}"), TimeElapsedColumn(), TimeRemainingColumn(),
-        console=_stderr_console(), transient=True,
+        TextColumn("{task.fields[tally]}"), TimeElapsedColumn(), TimeLeft(),
+        console=(console := _stderr_console()), transient=True, disable=not console.is_terminal,
     ) as progress:
-        task = progress.add_task("match", total=games_count, tally="")
+        task = progress.add_task("match", total=games_count, tally="", estimate=0.0, at=0.0)
 
         def advance(_result: Any, done: list) -> None:
             stats = tally(done)
-            progress.update(task, advance=1,
+            now = time.monotonic()
+            progress.update(task, advance=1, estimate=(now - started) * (games_count - len(done)) / len(done), at=now,
                             tally=f"+{stats.wins} ={stats.draws} -{stats.losses} score {stats.score:.3f}")
 
         try:
             results = run_match(specs, workers, advance, ray_address)
+        except MatchInterrupted as stop:
+            results, interrupted = stop.results, True
         except LudothekError as exc:
             raise Failure(str(exc)) from None
+    if interrupted:
+        click.echo(f"interrupted: {len(results)} of {games_count} games finished", err=True)
+        if not results:
+            sys.exit(130)
     stats = tally(results)
     think_a = sum(r.seconds[0] for r in results)
     think_b = sum(r.seconds[1] for r in results)
@@ -314,12 +457,22 @@ def match(game: str, agent_a: str, agent_b: str, games_count: int, workers: int,
             "draws": stats.draws, "losses": stats.losses, "score": stats.score, "ci95": [low, high],
             "elo": _finite(stats.elo), "elo_ci95": [_finite(elo_low), _finite(elo_high)],
             "mean_plies": plies / len(results), "seconds_a": think_a, "seconds_b": think_b,
+            **({"interrupted": True, "planned_games": games_count} if interrupted else {}),
         }))
-        return
-    click.echo(f"{state.name}: {agent_a} vs {agent_b}, {stats.games} games, seed {seed}")
-    for line in stats.describe(agent_a):
-        click.echo(line)
-    click.echo(f"mean length {plies / len(results):.1f} plies; thinking {agent_a} {think_a:.1f}s, {agent_b} {think_b:.1f}s")
+    else:
+        click.echo(f"{state.name}: {agent_a} vs {agent_b}, {stats.games} games"
+                   + (f" of {games_count} (interrupted)" if interrupted else "") + f", seed {seed}")
+        for line in stats.describe(agent_a):
+            click.echo(line)
+        click.echo(f"mean length {plies / len(results):.1f} plies; "
+                   f"thinking {agent_a} {think_a:.1f}s, {agent_b} {think_b:.1f}s")
+    if interrupted:
+        sys.exit(130)
+
+
+def _clock(seconds: float) -> str:
+    seconds = int(seconds + 0.5)
+    return f"{seconds // 3600}:{seconds // 60 % 60:02}:{seconds % 60:02}"
 
 
 def _finite(value: float) -> float | None:
@@ -337,7 +490,7 @@ def _finite(value: float) -> float | None:
               help="SQLite: full = every move synced to disk; normal = survives server crashes, not power cuts.")
 @click.option("--rate-limits", default=None, metavar="SPEC",
               help='Per-address limits, e.g. "create=20/minute;move=10/second"; "off" lifts them.')
-@click.option("--claim-after", type=click.FloatRange(0.001), default=72.0, show_default=True, metavar="HOURS",
+@click.option("--claim-after", type=Finite(0.001, 10**6), default=72.0, show_default=True, metavar="HOURS",
               help="Online games without a clock: hours a player may stay away before the other claims the win.")
 @click.option("--max-bot-games", type=click.IntRange(0), default=8, show_default=True,
               help="Live games against bots per client address (0: no cap).")
@@ -364,6 +517,8 @@ def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rat
     try:
         app = create_app(url, bot_executor=bots, sqlite_sync=sqlite_sync, rate_limits=rate_limits,
                          claim_after=claim_after * 3600, bot_cap=max_bot_games)
+    except ModuleNotFoundError as exc:
+        raise Failure(_missing_driver(url, exc, "open")) from None
     except Exception as exc:  # noqa: BLE001 - a bad URL or an unreachable database
         raise Failure(f"cannot open the database {url}: {exc}") from None
     listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
@@ -384,6 +539,14 @@ def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rat
 
 
 
+def _missing_driver(url: str, exc: ModuleNotFoundError, verb: str) -> str:
+    """The message for a database driver that is not installed (psycopg: the postgres extra)."""
+    module = (exc.name or "").partition(".")[0]
+    if module.startswith("psycopg"):
+        return f"cannot {verb} the database {url}: PostgreSQL needs psycopg 3: pip install 'ludothek[postgres]'"
+    return f"cannot {verb} the database {url}: its driver is not installed ({exc})"
+
+
 @main.command(context_settings=CONTEXT)
 @click.option("--db", default=None, metavar="URL",
               help="SQLAlchemy database URL or a SQLite file path (default: ./ludothek.sqlite3).")
@@ -402,14 +565,24 @@ def migrate(db: str | None) -> None:
         before = migrations.current(engine)
         migrations.upgrade(engine)
         after = migrations.current(engine)
+    except ModuleNotFoundError as exc:
+        raise Failure(_missing_driver(url, exc, "migrate")) from None
     except Exception as exc:  # noqa: BLE001 - a bad URL or an unreachable database
         raise Failure(f"cannot migrate the database {url}: {exc}") from None
     click.echo(f"{url}: schema {after}" + ("" if before == after else f" (was {before or 'empty'})"))
 
 
-@main.command("solve", context_settings=CONTEXT)
+def _old_output_option(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+    if value is not None:
+        raise click.UsageError("solve writes its table with -O/--output now (-o sets a game option in the other "
+                               "verbs)", ctx)
+
+
+@main.command("solve", context_settings=CONTEXT, epilog="GAME: bitis (the only game small enough to solve).")
 @click.argument("game", metavar="GAME")
-@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None, help="Also write the table (.npz) here.")
+@click.option("--output", "-O", type=FilePath(), default=None, metavar="FILE",
+              help="Also write the table (.npz) to FILE. (-O, not -o: elsewhere -o sets a game option.)")
+@click.option("-o", "old_output", hidden=True, expose_value=False, callback=_old_output_option)
 def solve_command(game: str, output: str | None) -> None:
     """Solve GAME outright by retrograde analysis (Bitis is small enough)."""
     if game.strip().lower() != "bitis":
@@ -421,4 +594,4 @@ def solve_command(game: str, output: str | None) -> None:
     run(Console(), output)
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    sys.exit(main(prog_name="ludothek"))

@@ -3,21 +3,30 @@
 from __future__ import annotations
 
 import random
+import sys
 from typing import Any
 
 from rich.console import Console
 
 from . import i18n
 from .ai.base import Agent, make_agent
-from .core.errors import LudothekError
+from .core.errors import IllegalMove, LudothekError
 from .core.protocol import CHANCE, GameState
 from .core.record import Record, dump
 
 
 class TerminalGame:
+    """``interactive``: whether leaving early (``quit``, Ctrl-C) asks to save the game; by
+    default when a person is at a terminal (stdin is a tty)."""
+
     def __init__(self, state: GameState, vs: str, me: str, seat: int, lang: str, rng: random.Random,
-                 tags: dict[str, str] | None = None, console: Console | None = None, read=input):
+                 tags: dict[str, str] | None = None, console: Console | None = None, read=input,
+                 interactive: bool | None = None):
         self.state = state
+        if interactive is None:
+            interactive = read is input and sys.stdin is not None and sys.stdin.isatty()
+        self.interactive = interactive
+        self.saved_as: list[str] | None = None  # the moves when the game was last saved
         self.lang = lang
         self.rng = rng
         self.console = console or Console(highlight=False)
@@ -31,7 +40,12 @@ class TerminalGame:
         self.resigned: str | None = None
 
     def say(self, key: str, **values: Any) -> None:
-        self.console.print(i18n.text(key, self.lang, **values))
+        self.console.print(i18n.text(key, self.lang, **values), markup=False)
+
+    def help(self) -> None:
+        self.say("help")
+        if f"hint_{self.state.name}" in i18n.MESSAGES:
+            self.say(f"hint_{self.state.name}")
 
     def colour(self, colour: str | None) -> str:
         return i18n.colour_name(colour or "", self.lang)
@@ -39,7 +53,19 @@ class TerminalGame:
     def run(self) -> None:
         self.console.print(self.state.render())
         if all(agent is None for agent in self.seats):
-            self.say("help")
+            self.help()
+        try:
+            if not self.play_on():
+                self.leave()
+                return
+        except KeyboardInterrupt:  # Ctrl-C while an agent thinks or a die rolls
+            self.console.print()
+            self.leave()
+            return
+        self.finish()
+
+    def play_on(self) -> bool:
+        """Play until the game ends (True) or the person leaves (False)."""
         while not self.state.is_over() and self.resigned is None:
             player = self.state.current_player()
             if player == CHANCE:
@@ -54,9 +80,25 @@ class TerminalGame:
                 self.console.print(self.state.render())
                 continue
             if not self.human_turn(player):
-                self.say("bye")
-                return
-        self.finish()
+                return False
+        return True
+
+    def leave(self) -> None:
+        """Leave an unfinished game; at a terminal, offer to save it first."""
+        if self.interactive and self.state.ply and self.saved_as != self.state.record_tokens():
+            while self.ask("save_ask", "").lower() in i18n.text("yes_answers", self.lang).split():
+                default = f"{self.state.name}.ludo"
+                if self.save(self.ask("save_file", default, default=default) or default):
+                    break
+        self.say("bye")
+
+    def ask(self, key: str, empty: str, **values: Any) -> str:
+        """The answer to a question; ``empty`` on end of input or Ctrl-C."""
+        try:
+            return self.read(i18n.text(key, self.lang, **values)).strip()
+        except (EOFError, KeyboardInterrupt):
+            self.console.print()
+            return empty
 
     def roll(self) -> None:
         outcomes = self.state.chance_outcomes()
@@ -71,7 +113,11 @@ class TerminalGame:
         colour = self.state.seat_colour(player)
         try:
             line = self.read(i18n.text("prompt", self.lang, colour=self.colour(colour), who=i18n.text("you", self.lang)))
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:  # the input ended: nobody is there to answer a question
+            self.console.print()
+            self.interactive = False
+            return False
+        except KeyboardInterrupt:
             self.console.print()
             return False
         command, _, argument = line.strip().partition(" ")
@@ -81,7 +127,7 @@ class TerminalGame:
         if lowered in ("quit", "exit"):
             return False
         if lowered in ("help", "?"):
-            self.say("help")
+            self.help()
         elif lowered == "moves":
             self.say("legal", moves=" ".join(self.state.legal_moves()))
         elif lowered == "board":
@@ -93,8 +139,13 @@ class TerminalGame:
         elif lowered == "resign":
             self.resigned = colour
         else:
+            move = line.strip()
             try:
-                self.state.play(line.strip())
+                self.state.play(move)
+            except IllegalMove as exc:  # understood, but the rules forbid it here
+                reason = str(exc).removeprefix(f"{move!r} is not legal: ")
+                self.say("illegal", move=move, reason=reason)
+                return True
             except LudothekError as exc:
                 self.say("unknown", error=str(exc))
                 return True
@@ -118,7 +169,7 @@ class TerminalGame:
             return next(c for c in self.state.colours if c != self.resigned) if self.resigned in self.state.colours else "*"
         return self.state.result()
 
-    def save(self, path: str) -> None:
+    def save(self, path: str) -> bool:
         tags = dict(self.tags)
         for seat in (0, 1):
             tags[self.state.seat_colour(seat).capitalize()] = self.names[seat]
@@ -126,10 +177,12 @@ class TerminalGame:
             tags["Termination"] = "resign"
         try:
             dump(Record.from_state(self.state, result=self.result(), **tags), path)
-        except OSError as exc:
-            self.say("unknown", error=f"{path}: {exc.strerror}")
-            return
+        except (OSError, LudothekError) as exc:
+            self.say("save_failed", path=path, reason=getattr(exc, "strerror", None) or str(exc))
+            return False
+        self.saved_as = self.state.record_tokens()
         self.say("saved", path=path)
+        return True
 
     def finish(self) -> None:
         if self.resigned is not None:

@@ -207,3 +207,10 @@ def test_migrate_command_brings_the_schema_to_head(tmp_path):
     assert again.exit_code == 0 and "(was" not in again.output
     broken = CliRunner().invoke(main, ["migrate", "--db", "postgresql://nobody@/none?host=/nonexistent"])
     assert broken.exit_code == 2 and "cannot migrate" in broken.output
+
+
+def test_archive_paging_refuses_offsets_the_database_cannot_hold(client):
+    for offset in ("99999999999999999999999", "-1", "abc"):
+        response = client.get(f"/api/games?offset={offset}")
+        assert response.status_code == 400 and "offset" in response.json()["error"]
+    assert client.get("/api/games?offset=1000000000").status_code == 200

@@ -54,9 +54,8 @@ class AlphaBetaAgent(Agent):
 
     # ------------------------------------------------------------------ driver
     def analyse(self, state: GameState) -> Analysis:
+        self.check_turn(state)
         player = state.current_player()
-        if player in (CHANCE, TERMINAL):
-            raise ValueError("agents act only where a player is to move")
         warm_up(state)
         self.clock = self.budget.clock()
         if len(self.tt) > _TT_LIMIT:

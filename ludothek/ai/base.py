@@ -16,8 +16,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.errors import OptionError
-from ..core.protocol import CHANCE, GameState
+from ..core.errors import GameOver, IllegalMove, OptionError, ParseError
+from ..core.protocol import CHANCE, TERMINAL, GameState
 from .budget import Budget
 
 
@@ -52,7 +52,25 @@ class Agent:
 
     def choose(self, state: GameState) -> int:
         """A legal action for the player to move in ``state`` (not a chance node)."""
+        self.check_turn(state)
         return self.analyse(state).best
+
+    def check_turn(self, state: GameState) -> None:
+        """Refuse a state where this agent cannot act: :class:`GameOver` when the game is
+        over, :class:`IllegalMove` at a chance node, :class:`OptionError` for another game."""
+        if not isinstance(state, GameState):
+            raise ParseError(f"agent {self.name!r} needs a game state, not {type(state).__name__}")
+        game = getattr(self, "game", None)
+        if isinstance(game, str) and game.strip().lower() != state.name:
+            raise OptionError(f"agent {self.name!r} was made for {game}, not {state.name}")
+        player = state.current_player()
+        if player == TERMINAL:
+            raise GameOver(f"agent {self.name!r} has no move to choose: the game is over ({state.result()})")
+        if player == CHANCE:
+            raise IllegalMove(
+                f"agent {self.name!r} has no move to choose: the next action is chance's (a die is being "
+                "rolled); apply a chance outcome instead (see chance_outcomes())"
+            )
 
     def analyse(self, state: GameState) -> Analysis:
         raise NotImplementedError
@@ -64,8 +82,7 @@ class RandomAgent(Agent):
     name = "random"
 
     def analyse(self, state: GameState) -> Analysis:
-        if state.current_player() == CHANCE:
-            raise ValueError("agents do not act at chance nodes")
+        self.check_turn(state)
         return Analysis(best=self.rng.choice(state.legal_actions()))
 
 

@@ -6,6 +6,7 @@ iteration limit makes a seeded agent fully reproducible; a time limit makes it f
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from dataclasses import dataclass
@@ -23,8 +24,8 @@ class Budget:
     def __post_init__(self) -> None:
         if self.seconds is None and self.iterations is None:
             raise OptionError("a budget needs seconds, iterations or both")
-        if self.seconds is not None and self.seconds <= 0:
-            raise OptionError(f"a time budget must be positive, not {self.seconds}")
+        if self.seconds is not None and not 0 < self.seconds < math.inf:  # nan fails both
+            raise OptionError(f"a time budget must be a positive, finite number of seconds, not {self.seconds}")
         if self.iterations is not None and self.iterations < 1:
             raise OptionError(f"an iteration budget must be at least 1, not {self.iterations}")
 

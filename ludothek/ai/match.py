@@ -9,12 +9,18 @@ the result. Every game is reproducible from (match seed, game number).
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import random
+import signal
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
+from ..core.orphans import die_with_parent
 from ..core.protocol import CHANCE
 from ..core.registry import new_game
 from .base import make_agent
@@ -96,7 +102,11 @@ def game_specs(game: str, agent_a: str, agent_b: str, n: int, seed: int, **extra
 
 def run_games(specs: list[GameSpec], workers: int = 1, ray_address: str | None = None) -> Iterator[GameResult]:
     """Play the games, yielding results as they finish: in-process when ``workers`` is 1,
-    on a local process pool, or on Ray when ``ray_address`` is given."""
+    on a local process pool, or on Ray when ``ray_address`` is given.
+
+    Pool workers die with this process (even on SIGKILL) and ignore Ctrl-C: when the caller
+    stops early (Ctrl-C, an error, ``close()``), the workers are killed at once rather than
+    finishing every queued game."""
     if ray_address is not None:
         from .ray_pool import run_games_ray
 
@@ -106,10 +116,64 @@ def run_games(specs: list[GameSpec], workers: int = 1, ray_address: str | None =
         for spec in specs:
             yield play_game(spec)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(play_game, spec) for spec in specs]
+    # spawn, not fork: the caller may run threads (a progress display), and a spawned worker
+    # is a direct child, which die_with_parent needs
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_worker_init, initargs=(os.getpid(),))
+    finished = False
+    try:
+        with _sigint_ignored():  # workers start with Ctrl-C ignored (kept across exec)
+            futures = [pool.submit(play_game, spec) for spec in specs]
         for future in as_completed(futures):
             yield future.result()
+        finished = True
+    finally:
+        if finished:
+            pool.shutdown()
+        else:
+            _stop(pool)
+
+
+def _worker_init(parent_pid: int) -> None:
+    die_with_parent(parent_pid)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the parent to handle
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ignore SIGINT while worker processes are started (main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    saved = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, saved)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Drop the queued games and kill the workers now (a game in progress is lost)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        try:
+            process.kill()
+        except (OSError, ValueError):
+            pass
+    for process in processes:
+        try:
+            process.join(timeout=5)
+        except (OSError, ValueError, AssertionError):
+            pass
+
+
+class MatchInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`run_match`: ``results`` holds the games finished so far."""
+
+    def __init__(self, results: list[GameResult]):
+        super().__init__(f"interrupted after {len(results)} games")
+        self.results = results
 
 
 def tally(results: list[GameResult]) -> MatchStats:
@@ -121,10 +185,19 @@ def tally(results: list[GameResult]) -> MatchStats:
 def run_match(specs: list[GameSpec], workers: int = 1,
               progress: Callable[[GameResult, list[GameResult]], None] | None = None,
               ray_address: str | None = None) -> list[GameResult]:
+    """Play every game; Ctrl-C stops at once and raises :class:`MatchInterrupted` with the
+    games finished so far."""
     results: list[GameResult] = []
-    for result in run_games(specs, workers, ray_address):
-        results.append(result)
-        if progress is not None:
-            progress(result, results)
+    games = run_games(specs, workers, ray_address)
+    try:
+        for result in games:
+            results.append(result)
+            if progress is not None:
+                progress(result, results)
+    except KeyboardInterrupt:
+        games.close()  # kills the workers before anything else happens
+        raise MatchInterrupted(sorted(results, key=lambda r: r.number)) from None
+    finally:
+        games.close()
     results.sort(key=lambda r: r.number)
     return results

@@ -76,8 +76,7 @@ class MCTSAgent(Agent):
 
     # ------------------------------------------------------------------ the search
     def analyse(self, state: GameState) -> Analysis:
-        if state.current_player() in (CHANCE, TERMINAL):
-            raise ValueError("agents act only where a player is to move")
+        self.check_turn(state)
         warm_up(state)
         clock = self.budget.clock()
         if self.compiled:

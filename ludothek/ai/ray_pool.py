@@ -30,7 +30,14 @@ def run_games_ray(specs: list[GameSpec], address: str | None) -> Iterator[GameRe
                  log_to_driver=False)
     task = ray.remote(play_game)
     pending = [task.remote(spec) for spec in specs]
-    while pending:
-        done, pending = ray.wait(pending, num_returns=1)
-        for ref in done:
-            yield ray.get(ref)
+    try:
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                yield ray.get(ref)
+    finally:  # stopped early (Ctrl-C, an error): cancel the games not yet played
+        for ref in pending:
+            try:
+                ray.cancel(ref, force=True)
+            except Exception:  # noqa: BLE001, S110 - a task that finished meanwhile, a lost cluster
+                pass

@@ -38,3 +38,10 @@ class IllegalMove(LudothekError, ValueError):
 
 class GameOver(IllegalMove):
     """A move was played (or undone past the start) where that is impossible."""
+
+
+def shown(value: object, limit: int = 40) -> str:
+    """``repr(value)`` for a message, cut to ``limit`` characters (a 5,000-digit number or a
+    pasted essay should not make the message unreadable)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -11,8 +11,11 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import sys
+import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 _KEEP_OLD_SECONDS = 24 * 3600  # another process may still be using an older folder
 
@@ -28,16 +31,63 @@ def source_digest() -> str:
 
 
 def configure() -> None:
-    """Point numba at ``~/.cache/ludothek/numba-<digest>`` unless the user chose a folder."""
-    if "NUMBA_CACHE_DIR" in os.environ:
+    """Point numba at ``~/.cache/ludothek/numba-<digest>`` unless the user chose a folder.
+
+    When the folder cannot be written (a read-only home, or ``NUMBA_CACHE_DIR`` pointing at
+    a read-only place), Ludothek's kernels compile without a disk cache and one warning line
+    goes to stderr: numba's own fallbacks (``__pycache__`` next to the source, which keeps
+    stale code across modules as said above) would either fail at import or be unsafe."""
+    chosen = os.environ.get("NUMBA_CACHE_DIR", "")
+    if chosen:
+        folder = Path(chosen)
+    else:
+        try:
+            root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ludothek"
+        except RuntimeError:  # no home folder at all
+            root = Path("~/.cache/ludothek")
+        folder = root / f"numba-{source_digest()}"
+    problem = _unwritable(folder) if folder.is_absolute() else "no home folder"
+    if problem is not None:
+        _compile_without_cache(folder, problem)
         return
-    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ludothek"
-    folder = root / f"numba-{source_digest()}"
+    if not chosen:
+        for old in folder.parent.glob("numba-*"):
+            try:
+                if old != folder and time.time() - old.stat().st_mtime > _KEEP_OLD_SECONDS:
+                    shutil.rmtree(old, ignore_errors=True)
+            except OSError:
+                pass
+        os.environ["NUMBA_CACHE_DIR"] = str(folder)
+
+
+def _unwritable(folder: Path) -> str | None:
+    """Why numba could not keep its cache in ``folder`` (None: it can)."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        for old in root.glob("numba-*"):
-            if old != folder and time.time() - old.stat().st_mtime > _KEEP_OLD_SECONDS:
-                shutil.rmtree(old, ignore_errors=True)
-    except OSError:
-        return  # a read-only home: numba falls back to its own default
-    os.environ["NUMBA_CACHE_DIR"] = str(folder)
+        tempfile.TemporaryFile(dir=folder).close()  # numba's own test of a cache folder
+    except OSError as exc:
+        return exc.strerror or type(exc).__name__
+    return None
+
+
+_WARNED = "LUDOTHEK_NO_KERNEL_CACHE_WARNED"  # child processes inherit it and stay quiet
+
+
+def _compile_without_cache(folder: Path, problem: str) -> None:
+    """Make ``cache=True`` a no-op for Ludothek's kernels (other packages keep numba's rules)."""
+    from numba.core.dispatcher import Dispatcher
+
+    enable_caching = Dispatcher.enable_caching
+    if not getattr(enable_caching, "_ludothek", False):
+
+        def ludothek_enable_caching(self: Any) -> None:
+            if not str(getattr(self.py_func, "__module__", "")).startswith("ludothek."):
+                enable_caching(self)
+
+        ludothek_enable_caching._ludothek = True  # type: ignore[attr-defined]
+        Dispatcher.enable_caching = ludothek_enable_caching
+    if not os.environ.get(_WARNED):
+        os.environ[_WARNED] = "1"
+        sys.stderr.write(f"warning: cannot cache compiled kernels in {folder} ({problem}); "
+                         "compiling them in every run (set NUMBA_CACHE_DIR to a writable folder)\n")
+        sys.stderr.flush()

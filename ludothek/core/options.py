@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import OptionError
+from .errors import OptionError, shown
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ class Option:
             try:
                 return int(text.strip())
             except ValueError:
-                raise OptionError(f"option {self.name!r} must be a whole number, not {text!r}") from None
+                raise OptionError(f"option {self.name!r} must be a whole number, not {shown(text)}") from None
         if self.type is bool:
             lowered = text.strip().lower()
             if lowered in ("1", "true", "yes", "on"):

@@ -20,16 +20,61 @@ A subclass implements the abstract methods; everything else here is shared.
 from __future__ import annotations
 
 import copy as _copy
+import operator
 import random
 from abc import ABC, abstractmethod
 from collections import Counter
 from typing import Any, ClassVar, Hashable
 
-from .errors import GameOver, IllegalMove, ParseError
+from .errors import GameOver, IllegalMove, OptionError, ParseError, shown
 from .options import Option, resolve
 
 CHANCE = -1
 TERMINAL = -4
+#: the deepest perft anyone can ask for (a deeper count would never finish)
+MAX_PERFT_DEPTH = 1000
+
+
+def action_number(value: Any) -> int:
+    """``value`` as a plain ``int`` action: an ``int`` or any integer with ``__index__``
+    (NumPy integers), but not a ``bool``; :class:`ParseError` otherwise."""
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)
+        except TypeError:
+            pass
+    raise ParseError(f"an action must be a whole number, not {type(value).__name__} {shown(value)}")
+
+
+def perft_depth(depth: Any) -> int:
+    """``depth`` checked for :meth:`GameState.perft`: a whole number 0 … ``MAX_PERFT_DEPTH``."""
+    try:
+        if isinstance(depth, bool):
+            raise TypeError
+        depth = operator.index(depth)
+    except TypeError:
+        raise OptionError(f"perft depth must be a whole number, not {type(depth).__name__} {shown(depth)}") from None
+    if not 0 <= depth <= MAX_PERFT_DEPTH:
+        raise OptionError(f"perft depth must be from 0 to {MAX_PERFT_DEPTH}, not {depth}")
+    return depth
+
+
+def playout_args(count: Any, seed: Any) -> tuple[int, int]:
+    """``count`` and ``seed`` checked for :meth:`GameState.random_playouts`: whole numbers
+    from 0 to 2**63 - 1 (what the compiled kernels take)."""
+    checked = []
+    for name, value in (("count", count), ("seed", seed)):
+        try:
+            if isinstance(value, bool):
+                raise TypeError
+            value = operator.index(value)
+        except TypeError:
+            kind = type(value).__name__
+            raise OptionError(f"playout {name} must be a whole number, not {kind} {shown(value)}") from None
+        if not 0 <= value < 2**63:
+            raise OptionError(f"playout {name} must be from 0 to 2**63 - 1, not {shown(value)}")
+        checked.append(value)
+    return checked[0], checked[1]
 
 
 class GameState(ABC):
@@ -152,6 +197,7 @@ class GameState(ABC):
         """Play ``count`` uniformly random games from here; return (total plies, games).
 
         Games override this with a compiled kernel; this version is the slow reference."""
+        count, seed = playout_args(count, seed)
         rng = random.Random(seed)
         plies = 0
         for _ in range(count):
@@ -167,8 +213,9 @@ class GameState(ABC):
 
     def perft(self, depth: int) -> int:
         """Leaves of the tree of legal actions exactly ``depth`` plies deep, as in chess:
-        a game that ends sooner adds nothing. (A game whose rules count differently,
-        like Bitis, overrides this.)"""
+        a game that ends sooner adds nothing. (Games override this with a compiled kernel
+        that counts the same way; :class:`OptionError` for a depth that is not 0 … 1000.)"""
+        depth = perft_depth(depth)
         if depth == 0:
             return 1
         if self.is_over():
@@ -223,7 +270,18 @@ class GameState(ABC):
         return sorted(self.action_to_str(a) for a in self.legal_actions())
 
     def is_legal(self, action: int) -> bool:
-        return action in self.legal_actions()
+        action = action_number(action)
+        return 0 <= action < self.num_actions and action in self.legal_actions()
+
+    def checked_action(self, action: Any) -> int:
+        """``action`` as a plain ``int`` inside the action encoding: :class:`ParseError` if it
+        is not a whole number, :class:`IllegalMove` if it is outside ``0 … num_actions - 1``."""
+        number = action_number(action)
+        if not 0 <= number < self.num_actions:
+            raise IllegalMove(
+                f"action {number} is outside {self.name}'s action encoding (0 … {self.num_actions - 1})"
+            )
+        return number
 
     def play(self, move: int | str) -> None:
         """Play an action or a move in notation; raise if malformed or illegal."""
@@ -233,18 +291,22 @@ class GameState(ABC):
             for action in self.parse_token(move):
                 self._play_action(action)
             return
-        if isinstance(move, bool) or not isinstance(move, int):
-            raise ParseError(f"a move must be an action number or text, not {type(move).__name__}")
+        try:
+            move = action_number(move)
+        except ParseError:
+            raise ParseError(f"a move must be an action number or text, not {type(move).__name__}") from None
         if self.is_over():
             raise GameOver(f"cannot play action {move}: the game is over")
+        move = self.checked_action(move)
         if not self.is_legal(move):
             raise IllegalMove(f"action {move} is not legal in position {self.position()}")
         self._play_action(move)
 
     def apply_action(self, action: int) -> None:
         """Apply a legal action without checking it or writing its notation: the fast step
-        for searches and adapters. :meth:`undo` takes it back; its notation reads ``""``."""
-        self._push(action, notate=False)
+        for searches and adapters. :meth:`undo` takes it back; its notation reads ``""``.
+        (Only the range of the action number is checked.)"""
+        self._push(self.checked_action(action), notate=False)
 
     def _play_action(self, action: int) -> None:
         self._push(action, notate=True)

@@ -11,25 +11,44 @@
 
     1. c1 swap 2. f4 f2 3. ...  white
 
-Tag pairs first (``[Name "value"]``, one a line, ``\\"`` and ``\\\\`` escaped), a blank line,
-then the moves numbered per full turn and the result (``*``, ``draw`` or the winning colour).
-Game options are tags named after the option (``max_plies`` → ``MaxPlies``); a setup position is
-the ``Position`` tag. :func:`load` replays every move, so a record that loads is a legal game.
+Tag pairs first (``[Name "value"]``, one a line), a blank line, then the moves numbered per
+full turn and the result (``*``, ``draw`` or the winning colour). Game options are tags named
+after the option (``max_plies`` → ``MaxPlies``); a setup position is the ``Position`` tag.
+:func:`load` replays every move, so a record that loads is a legal game.
+
+Tag names are ASCII letters, digits and ``_``, starting with a letter. In a tag value ``"`` and
+``\\`` are written ``\\"`` and ``\\\\``; line breaks of every kind, other control characters
+(tab excepted) and lone surrogates are written ``\\n``, ``\\r`` or ``\\uXXXX`` (four hex
+digits, e.g. ``\\u2028``), so that a value stays on its line.
+
+:func:`dumps` writes only what :func:`loads` reads back to an equal record; it raises
+:class:`RecordError` for a tag it cannot write (a name outside that alphabet, or ``Game``,
+``Position``, ``Result`` or a tag of one of the game's options, which the record writes itself
+from its fields), and, having replayed the record, for moves that are illegal or not written as
+the game writes them, options or a setup position not as the game reads them, or a result that
+the finished game contradicts. Records made by :meth:`Record.from_state` or :func:`loads` pass.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import LudothekError, RecordError
+from .errors import LudothekError, RecordError, shown
 from .protocol import GameState
 from .registry import game_class
 
 _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
 _NUMBER = re.compile(r"^\d+\.(\.\.)?$")
+_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*", re.ASCII)
+#: what a tag value cannot hold as it is: line breaks (all that str.splitlines() breaks at),
+#: other control characters but tab, and lone surrogates (not encodable as UTF-8)
+_UNSAFE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+_ESCAPES = {"\n": "\\n", "\r": "\\r"}
+_UNESCAPES = {"n": "\n", "r": "\r"}
 
 
 def _tag_name(option: str) -> str:
@@ -69,22 +88,99 @@ class Record:
 
 
 def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    value = value.replace("\\", "\\\\").replace('"', '\\"')
+    return _UNSAFE.sub(lambda m: _ESCAPES.get(m.group(), f"\\u{ord(m.group()):04x}"), value)
 
 
 def _unquote(value: str) -> str:
-    return re.sub(r"\\(.)", r"\1", value)
+    def one(match: re.Match) -> str:
+        code = match.group(1)
+        if len(code) == 5:
+            return chr(int(code[1:], 16))
+        return _UNESCAPES.get(code, code)
+
+    return re.sub(r"\\(u[0-9A-Fa-f]{4}|.)", one, value)
+
+
+def _check_game(record: Record) -> type[GameState]:
+    """Refuse a record that :func:`loads` would refuse or read back differently: it must
+    replay, and hold its game, options, setup position and moves as the game writes them
+    (as :meth:`Record.from_state` and :func:`loads` make records)."""
+    try:
+        cls = game_class(record.game)
+    except LudothekError as exc:
+        raise RecordError(str(exc)) from None
+    if record.game != cls.name:
+        raise RecordError(f"game {shown(record.game)} must be written {cls.name!r}")
+    if not isinstance(record.options, dict) or not isinstance(record.moves, list) or not isinstance(record.tags, dict):
+        raise RecordError("a record's options and tags must be dicts and its moves a list")
+    if record.position is not None and not isinstance(record.position, str):
+        raise RecordError(f"the setup position must be text or None, not {type(record.position).__name__}")
+    try:
+        state = cls(record.position, **record.options)
+    except LudothekError as exc:
+        raise RecordError(f"the record's options or setup position: {exc}") from None
+    if state.options != record.options:
+        raise RecordError(f"the options must name every option of {cls.name} as the game reads them: {state.options}")
+    if state.setup_position != record.position:
+        raise RecordError(
+            f"the setup position {shown(record.position, 80)} must be written as the game writes it: "
+            f"{state.setup_position!r}"
+        )
+    for ply, move in enumerate(record.moves, start=1):
+        if not isinstance(move, str):
+            raise RecordError(f"move {ply} must be text, not {type(move).__name__}")
+        try:
+            state.play(move)
+        except LudothekError as exc:
+            raise RecordError(f"move {shown(move)} (move {ply}): {exc}") from None
+    written = state.record_tokens()
+    if written != record.moves:
+        shorter = min(len(written), len(record.moves))
+        i = next((i for i in range(shorter) if written[i] != record.moves[i]), shorter)
+        mine = record.moves[i] if i < len(record.moves) else "(none)"
+        theirs = written[i] if i < len(written) else "(none)"
+        raise RecordError(f"move {i + 1} must be written as the game writes it: {theirs!r}, not {shown(mine)}")
+    if state.is_over() and record.result != state.result():
+        raise RecordError(f"the moves end the game with result {state.result()!r}, but the record says "
+                          f"{shown(record.result)}")
+    return cls
+
+
+def _check_tags(record: Record, cls: type[GameState]) -> None:
+    """Refuse what :func:`dumps` cannot write so that :func:`loads` reads it back."""
+    own = {"Game", "Position", "Result", *(_tag_name(o.name) for o in cls.OPTIONS)}
+    for name, value in record.tags.items():
+        if not isinstance(name, str) or not _TAG_NAME.fullmatch(name):
+            raise RecordError(
+                f"tag name {shown(name)} cannot be written: a tag name is ASCII letters, digits and '_', "
+                "starting with a letter"
+            )
+        if name in own:
+            raise RecordError(
+                f"tag {name!r} cannot be an extra tag: the record writes it itself from its game, options, "
+                "position and result"
+            )
+        if not isinstance(value, str):
+            raise RecordError(f"tag {name!r}: the value must be text, not {type(value).__name__}")
+    valid_results = {"*", "draw", *cls.colours}
+    if record.result not in valid_results:
+        raise RecordError(f"result {shown(record.result)} must be one of {', '.join(sorted(valid_results))}")
 
 
 def dumps(record: Record) -> str:
-    """The record as text; ``loads(dumps(r)) == r``."""
-    cls = game_class(record.game)
+    """The record as text; ``loads(dumps(r)) == r``. :class:`RecordError` for a record that
+    would not read back so: a tag the format cannot hold, a result that is not ``*``, ``draw``
+    or a colour of the game (or not the rules' result of a finished game), moves that do not
+    replay or are not written as the game writes them (replaying costs a few milliseconds)."""
+    cls = _check_game(record)
+    _check_tags(record, cls)
     defaults = {o.name: o.default for o in cls.OPTIONS}
     lines = [f'[Game "{record.game}"]']
     for name, value in record.options.items():
         if value != defaults.get(name):
-            shown = str(value).lower() if isinstance(value, bool) else str(value)
-            lines.append(f'[{_tag_name(name)} "{_quote(shown)}"]')
+            text = str(value).lower() if isinstance(value, bool) else str(value)
+            lines.append(f'[{_tag_name(name)} "{_quote(text)}"]')
     if record.position is not None:
         lines.append(f'[Position "{_quote(record.position)}"]')
     for name, value in record.tags.items():
@@ -163,9 +259,12 @@ def loads(text: str) -> Record:
 
     valid_results = {"*", "draw", *cls.colours}
     result = None
+    # the line that states the result (or, if none does, of the last move or the setup)
+    result_line = move_words[-1][1] if move_words else position[1] or game_line
     if move_words and move_words[-1][0].lower() in valid_results:
         result = move_words.pop()[0].lower()
     if result_tag[1]:
+        result_line = result_tag[1]
         tagged = result_tag[0].lower()
         if tagged not in valid_results:
             raise RecordError(f"result {result_tag[0]!r} must be one of {', '.join(sorted(valid_results))}", result_tag[1])
@@ -183,7 +282,9 @@ def loads(text: str) -> Record:
         except LudothekError as exc:
             raise RecordError(f"move {word!r} (ply {state.ply + 1}): {exc}", number) from None
     if state.is_over() and result != state.result():
-        raise RecordError(f"the moves end the game with result {state.result()!r}, but the record says {result!r}")
+        raise RecordError(
+            f"the moves end the game with result {state.result()!r}, but the record says {result!r}", result_line
+        )
     return Record(
         game=cls.name,
         options=dict(state.options),
@@ -194,12 +295,23 @@ def loads(text: str) -> Record:
     )
 
 
-def load(path: str) -> Record:
+def load(path: str | os.PathLike) -> Record:
+    """Read and replay the record in file ``path`` (UTF-8 text)."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise RecordError(f"a record's path must be text or a path, not {type(path).__name__}")
     try:
-        with open(path, encoding="utf-8") as handle:
-            return loads(handle.read())
-    except OSError as exc:
-        raise RecordError(f"cannot read {path}: {exc.strerror}") from None
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+        raise RecordError(f"cannot read {shown(str(path), 200)}: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = len((data[: exc.start] + b".").decode("utf-8").splitlines())  # what loads would count
+        raise RecordError(
+            f"{path} is not UTF-8 text: byte 0x{data[exc.start]:02x} at offset {exc.start} cannot be decoded", line
+        ) from None
+    return loads(text)
 
 
 def dump(record: Record, path: str) -> None:

@@ -5,6 +5,7 @@
 * :mod:`.observe` and :mod:`.raster` — observation tensors and RGB pictures shared by both
   (numpy only).
 
-Nothing here is imported by ``import ludothek``; importing an adapter without its extra
-raises an ImportError that names the extra to install.
+``import ludothek`` imports only :mod:`._pyspiel_hook`, which registers the games with OpenSpiel
+once ``pyspiel`` is imported (it imports neither pyspiel nor numba itself); importing an adapter
+without its extra raises an ImportError that names the extra to install.
 """

@@ -1,10 +1,11 @@
 """Ludothek's games as OpenSpiel games (optional extra ``ludothek[openspiel]``).
 
 Importing this module registers every game of the registry with OpenSpiel as a Python game
-named ``ludothek_<game>``; load one with its options as game parameters::
+named ``ludothek_<game>``; ``import ludothek`` imports it as soon as ``pyspiel`` is imported
+too, in either order (:mod:`._pyspiel_hook`). Load a game with its options as parameters::
 
     import pyspiel
-    import ludothek.integrations.openspiel  # registers the games
+    import ludothek.integrations.openspiel  # registers the games (so does `import ludothek`)
     game = pyspiel.load_game("ludothek_trike(size=9)")
     # or: ludothek.integrations.openspiel.load_game("trike", size=9)
 

@@ -42,6 +42,7 @@ log = logging.getLogger("ludothek.web")
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16 * 1024
 MAX_WS_MESSAGE = 4 * 1024
+MAX_OFFSET = 10**9
 WS_ACTIONS = ("move", "undo", "resign", "claim")
 
 
@@ -162,9 +163,11 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
             raise WebError(400, "status must be waiting, ongoing or over")
         try:
             limit = max(1, min(200, int(request.query_params.get("limit", 50))))
-            offset = max(0, int(request.query_params.get("offset", 0)))
+            offset = int(request.query_params.get("offset", 0))
         except ValueError:
             raise WebError(400, "limit and offset must be whole numbers") from None
+        if not 0 <= offset <= MAX_OFFSET:
+            raise WebError(400, f"offset must be from 0 to {MAX_OFFSET}")
         rows = await asyncio.to_thread(store.list_games, status, limit, offset)
         return _json({"games": [service.summary(r) for r in rows]})
 

@@ -18,14 +18,12 @@ from __future__ import annotations
 
 import asyncio
 import atexit
-import ctypes
 import itertools
 import logging
 import multiprocessing
 import os
 import queue
 import signal
-import sys
 import threading
 import time
 import traceback
@@ -33,6 +31,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.orphans import die_with_parent as _die_with_parent
 from .bots import compute_bot_action
 
 log = logging.getLogger("ludothek.web")
@@ -120,24 +119,6 @@ def _answer(args: dict[str, Any]) -> tuple:
 
 
 # ------------------------------------------------------------------ the worker process
-def _die_with_parent(parent_pid: int) -> None:
-    """Exit when the server does, even when it is killed with SIGKILL."""
-    if sys.platform.startswith("linux"):
-        try:
-            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
-
-    def watch() -> None:  # elsewhere, and while the GIL is free: notice being orphaned
-        while os.getppid() == parent_pid:
-            time.sleep(0.5)
-        os._exit(1)
-
-    if os.getppid() != parent_pid:  # the server died before prctl took effect
-        os._exit(1)
-    threading.Thread(target=watch, daemon=True, name="ludothek-parent-watch").start()
-
-
 def _worker_main(conn: Any, parent_pid: int, warm: bool) -> None:
     _die_with_parent(parent_pid)
     # Ctrl-C reaches the whole process group, and systemd sends SIGTERM to every process of

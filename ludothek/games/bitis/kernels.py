@@ -12,8 +12,8 @@ Action encoding: ``die * 576 + cell * 24 + orientation`` (0..1727).
 
 Status codes of :func:`status`: ``ONGOING``, ``A_WINS``, ``B_WINS``. A die on row 1 always
 means A has won (A reached B's base line, or B placed on his own), a die on row 6 that B has
-won; a player with no placement loses. Threefold repetition is kept by the Python state
-and by :func:`random_playouts`, not by :func:`perft`.
+won; a player with no placement loses. Threefold repetition is kept by the Python state,
+:func:`random_playouts` and :func:`perft`.
 """
 
 import numpy as np
@@ -230,34 +230,64 @@ def diagnose(cells, ors, last, action):
 
 
 @njit(cache=True)
-def _perft(cells, ors, last, depth, buffers):
-    if depth == 0 or ended_by_placement(cells, last):
-        return 1
-    row = buffers[depth]
-    n = gen_moves(cells, ors, last, row)
-    if depth == 1 or n == 0:
-        return n
+def perft(cells, ors, last, mover, depth, history):
+    """Leaves of the placement tree exactly ``depth`` (>= 1) plies deep, as in chess and as
+    for the other games: nothing is played after a placement that ends the game, and a game
+    that ended sooner (base line, no placement, threefold repetition) adds no leaf.
+    The root position must not be over. ``history``: keys (:func:`key_of`) of every position
+    of the game so far, the current one last. Iterative (numba's disk cache does not take
+    recursion); the arrays are restored on return."""
+    base = history.shape[0]  # the root's key is history[base - 1]
+    keys = np.empty(base + depth, np.int64)
+    keys[:base] = history
+    # per ply: the placements found, how many, the next to try, and what the one tried replaced
+    moves = np.empty((depth, MAX_MOVES), np.int16)
+    counts = np.zeros(depth, np.int64)
+    nexts = np.zeros(depth, np.int64)
+    movers = np.zeros(depth + 1, np.int64)
+    old_cell = np.zeros(depth, np.int8)
+    old_or = np.zeros(depth, np.int8)
+    movers[0] = mover
+    counts[0] = gen_moves(cells, ors, last, moves[0])
+    if depth == 1:
+        return counts[0]
     total = 0
-    for i in range(n):
-        die, cell, o = decode(row[i])
-        old_cell = cells[die]
-        old_o = ors[die]
+    ply = 0
+    while ply >= 0:
+        if nexts[ply] == counts[ply]:
+            ply -= 1
+            if ply >= 0:  # take back the placement that led to the exhausted ply
+                die = moves[ply, nexts[ply] - 1] // 576
+                cells[die] = old_cell[ply]
+                ors[die] = old_or[ply]
+            continue
+        die, cell, o = decode(moves[ply, nexts[ply]])
+        nexts[ply] += 1
+        old_cell[ply] = cells[die]
+        old_or[ply] = ors[die]
         cells[die] = cell
         ors[die] = o
-        total += _perft(cells, ors, die, depth - 1, buffers)
-        cells[die] = old_cell
-        ors[die] = old_o
+        child = ply + 1
+        movers[child] = 1 - movers[ply]
+        n = 0
+        if not ended_by_placement(cells, die):
+            key = key_of(cells, ors, die, movers[child])
+            keys[base + ply] = key
+            seen = 0
+            for i in range(base + ply + 1):
+                if keys[i] == key:
+                    seen += 1
+            if seen < 3:
+                n = gen_moves(cells, ors, die, moves[child])
+        if child == depth - 1 or n == 0:
+            total += n  # a game that ends before the last ply adds no leaf
+            cells[die] = old_cell[ply]
+            ors[die] = old_or[ply]
+            continue
+        counts[child] = n
+        nexts[child] = 0
+        ply = child
     return total
-
-
-@njit(cache=True)
-def perft(cells, ors, last, depth):
-    """Leaves of the placement tree ``depth`` plies deep. A placement that ends the game
-    on a base line is a leaf (counted once, nothing is played after it); a position without
-    placements has no leaves below it (the chess convention, which gives perft(3) = 6144).
-    Repetition is ignored. Arrays are restored on return."""
-    buffers = np.empty((depth + 1, MAX_MOVES), np.int16)
-    return _perft(cells, ors, last, depth, buffers)
 
 
 @njit(cache=True)

@@ -31,7 +31,6 @@ import numpy as np
 
 from ...ai.base import Agent, Analysis
 from ...core.errors import OptionError, PositionError
-from ...core.protocol import CHANCE
 from . import kernels as K
 from .solve import DRAW, LOSS, WIN, canonical_key
 from .state import BitisState
@@ -271,8 +270,7 @@ class PerfectAgent(Agent):
     def analyse(self, state) -> Analysis:
         if not isinstance(state, BitisState):
             raise OptionError("the perfect agent plays Bitis only")
-        if state.current_player() == CHANCE or state.is_over():
-            raise OptionError("the perfect agent needs a position with a player to move")
+        self.check_turn(state)
         values = get_solution().move_values(state)
         top = max(v.rank for v in values.values())
         best = self.rng.choice(sorted(a for a, v in values.items() if v.rank == top))

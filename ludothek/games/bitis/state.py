@@ -8,8 +8,8 @@ from typing import Any, Hashable
 import numpy as np
 
 from ...boards.grid import grid
-from ...core.errors import GameOver, IllegalMove, ParseError, PositionError
-from ...core.protocol import TERMINAL, GameState
+from ...core.errors import GameOver, IllegalMove, ParseError, PositionError, shown
+from ...core.protocol import TERMINAL, GameState, action_number, perft_depth, playout_args
 from . import kernels as K
 from .dice import DIE_FACES, DIE_NAMES, FACES, OPPOSITE_PAIRS, ORIENTATION_OF, die_index, faces_text
 
@@ -33,7 +33,7 @@ def parse_faces(die: int, text: str, error: type[ParseError] = ParseError) -> in
     """The orientation number of die ``die`` showing ``text`` = N, E, S, W faces."""
     name = DIE_NAMES[die]
     if len(text) != 4 or not text.isdigit():
-        raise error(f"{text!r} must be four digits: the faces north, east, south and west of {name}")
+        raise error(f"{shown(text)} must be four digits: the faces north, east, south and west of {name}")
     faces = tuple(int(ch) for ch in text)
     for side, face in zip(_SIDE_WORDS, faces):
         if face not in DIE_FACES[die]:
@@ -100,7 +100,9 @@ class BitisState(GameState):
             name = DIE_NAMES[die]
             match = _DIE_FIELD.match(field)
             if not match:
-                raise PositionError(f"die {name}: {field!r} must be '-' or row, column, ':' and four faces, e.g. 43:9318")
+                raise PositionError(
+                    f"die {name}: {shown(field)} must be '-' or row, column, ':' and four faces, e.g. 43:9318"
+                )
             try:
                 cell = GRID.parse_cell(match.group(1) + match.group(2))
                 orientation = parse_faces(die, match.group(3), PositionError)
@@ -206,11 +208,10 @@ class BitisState(GameState):
         return [int(a) for a in self._buffer[:count]]
 
     def is_legal(self, action: int) -> bool:
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-            return False
+        action = action_number(action)
         if not 0 <= action < K.NUM_ACTIONS or self.is_over():
             return False
-        return K.diagnose(self.cells, self.ors, self.last, int(action))[0] == K.OK
+        return K.diagnose(self.cells, self.ors, self.last, action)[0] == K.OK
 
     def _apply(self, action: int) -> Any:
         die, cell, orientation = action // 576, (action // 24) % 24, action % 24
@@ -264,6 +265,7 @@ class BitisState(GameState):
         return (tuple(int(c) for c in self.cells), tuple(int(o) for o in self.ors), self.last, self.mover)
 
     def action_to_str(self, action: int) -> str:
+        action = self.checked_action(action)
         die, cell, orientation = action // 576, (action // 24) % 24, action % 24
         return f"{DIE_NAMES[die]}{GRID.compact_names[cell]}:{faces_text(die, orientation)}"
 
@@ -365,13 +367,26 @@ class BitisState(GameState):
 
     # ------------------------------------------------------------------ speed
     def perft(self, depth: int) -> int:
-        """Leaves ``depth`` plies deep: a base line placement is a leaf, a position without
-        placements has none below it (so perft(3) = 6144 from the start); repetition is ignored."""
-        if depth <= 0 or self._ended_by_placement():
+        """Leaves exactly ``depth`` plies deep, as for the other games: nothing is played
+        after a placement that ends the game, and a game that ended sooner (on a base line,
+        without a placement or by threefold repetition) adds no leaf."""
+        depth = perft_depth(depth)
+        if depth == 0:
             return 1
-        return int(K.perft(self.cells.copy(), self.ors.copy(), self.last, depth))
+        if self.is_over():
+            return 0
+        current = self.key()
+        history = [  # every position of the game so far, this one last
+            K.key_of(np.array(key[0], np.int8), np.array(key[1], np.int8), key[2], key[3])
+            for key, count in self._seen.items()
+            for _ in range(count - (key == current))
+        ]
+        history.append(K.key_of(self.cells, self.ors, self.last, self.mover))
+        return int(K.perft(self.cells.copy(), self.ors.copy(), self.last, self.mover, depth,
+                           np.array(history, dtype=np.int64)))
 
     def random_playouts(self, count: int, seed: int) -> tuple[int, int]:
+        count, seed = playout_args(count, seed)
         plies, _, _, _ = K.random_playouts(self.cells, self.ors, self.last, self.mover, count, seed)
         return int(plies), count
 

@@ -12,7 +12,7 @@ import re
 import numpy as np
 
 from ...boards import triangle66 as T
-from ...core.errors import ParseError, PositionError
+from ...core.errors import ParseError, PositionError, shown
 from .kernels import BLACK, WHITE
 
 LETTERS = "KPNBRQ"  # faces 1..6
@@ -21,7 +21,7 @@ SIDE_LETTER = {WHITE: "w", BLACK: "b"}
 SIDE_NAME = {WHITE: "white", BLACK: "black"}
 MAX_DICE = 15  # per side; also what keeps a position's moves within kernels.MAX_MOVES
 START = "1RBNKBNR1/2PPPQPPP2/6P6/6p6/2pppqppp2/1rbnkbnr1 w -"
-_ITEM = re.compile(r"\d+|.", re.DOTALL)
+_ITEM = re.compile(r"[0-9]+|.", re.DOTALL)
 
 
 def letter(value: int) -> str:
@@ -57,9 +57,15 @@ def parse_position(text: str) -> tuple[np.ndarray, int, np.ndarray]:
         start = T.ROW_START[r - 1]
         filled = 0
         for item in _ITEM.findall(row):
-            if item.isdigit():
+            if item[0] in "0123456789":
                 if item.startswith("0"):
-                    raise PositionError(f"row {row_name}: empty-cell count {item!r} must be a number from 1 without leading 0")
+                    raise PositionError(
+                        f"row {row_name}: empty-cell count {shown(item, 12)} must be a number from 1 without leading 0"
+                    )
+                if len(item) > 2:  # every row is shorter; int() refuses 4,300 digits
+                    raise PositionError(
+                        f"row {row_name} has more than {length} cells (an empty-cell count of {len(item)} digits)"
+                    )
                 filled += int(item)
             elif item in LETTERS or item in LETTERS.lower():
                 if filled < length:

@@ -1,7 +1,8 @@
 """A rich rendering of the 66-triangle board with dice (shared by Trigeo and Hexalit).
 
 Each cell is three characters at its column: a triangle pointing the way the cell does
-(up or down) and the die's face or ``·``.  The triangle also tells the owner without colour:
+(up or down) and the die's face, ``·`` for an empty cell or ``:`` for an empty jump field (so
+they differ without colour too).  The triangle also tells the owner without colour:
 small ``▵``/``▿`` for an empty cell, outline ``△``/``▽`` for a White die, filled ``▲``/``▼``
 for a Black die.  In colour, White's faces are dark on light and Black's light on dark, jump
 fields are blue, a temporary face is underlined, the last move's cells are yellow and a
@@ -24,6 +25,8 @@ JUMP_STYLE = "bold dodger_blue1"
 LAST_STYLE = "bold black on yellow"
 THREAT_STYLE = "bold white on red"
 WIDTH = 3
+EMPTY = "·"
+EMPTY_JUMP = ":"  # an empty jump field: not only its colour tells it from an empty cell
 
 
 def _header() -> Text:
@@ -72,7 +75,7 @@ def render_board(
                 glyph = "▲" if up else "▼"
             out.append(glyph, style=glyph_style)
             if value == 0:
-                out.append("·", style=LAST_STYLE if cell in last else "dim")
+                out.append(EMPTY_JUMP if cell in jumps else EMPTY, style=LAST_STYLE if cell in last else "dim")
             else:
                 style = WHITE_DIE if value > 0 else BLACK_DIE
                 if cell in threatened:
@@ -91,10 +94,10 @@ def render_board(
     out.append("  Black ", style="bold")
     out.append("▼")
     out.append("1", style=BLACK_DIE)
-    out.append("  empty ▵ ▿", style="dim")
+    out.append(f"  empty ▵{EMPTY} ▿{EMPTY}", style="dim")
     if jumps:
         out.append("  ")
-        out.append("▵▿", style=JUMP_STYLE)
+        out.append(f"▵{EMPTY_JUMP} ▿{EMPTY_JUMP}", style=JUMP_STYLE)
         out.append(" jump field", style="dim")
     for line in status:
         out.append("\n" + line)

@@ -13,7 +13,7 @@ import numpy as np
 from ...boards import triangle66 as T
 from ...core.errors import GameOver, IllegalMove, ParseError, PositionError
 from ...core.options import Option
-from ...core.protocol import CHANCE, TERMINAL, GameState
+from ...core.protocol import CHANCE, TERMINAL, GameState, action_number, perft_depth, playout_args
 from ..dice import kernels as DK
 from ..dice.kernels import BLACK, CELLS, MAX_MOVES, WHITE
 from ..dice.notation import check_capture_sign, move_to_text, parse_move_text
@@ -222,9 +222,7 @@ class HexalitState(GameState):
         return actions
 
     def is_legal(self, action: int) -> bool:
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-            return False
-        return int(action) in self.legal_actions()
+        return action_number(action) in self.legal_actions()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.roll_cell < 0 or self.is_over():
@@ -347,9 +345,7 @@ class HexalitState(GameState):
                 self.cube, self.offer, self.offered, self.dropped)
 
     def action_to_str(self, action: int) -> str:
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < NUM_ACTIONS:
-            raise IllegalMove(f"{action!r} is not a Hexalit action (0 … {NUM_ACTIONS - 1})")
-        action = int(action)
+        action = self.checked_action(action)
         if action == DOUBLE:
             return f"double {self.cube * 2}"
         if action == TAKE:
@@ -570,13 +566,15 @@ class HexalitState(GameState):
 
     def _parse_cube(self, raw: str, words: list[str]) -> int:
         me = SIDE_NAME[self.side]
+        if len(raw) > 40:  # only quoted in messages: keep them short
+            raw = raw[:39] + "…"
         if words[0] in ("take", "drop"):
             if len(words) != 1:
                 raise ParseError(f"{raw!r}: '{words[0]}' takes no argument")
             if not self.offer:
                 raise IllegalMove(f"{raw!r} is not legal: there is no offer to double to answer")
             return TAKE if words[0] == "take" else DROP
-        if len(words) > 2 or (len(words) == 2 and not words[1].isdigit()):
+        if len(words) > 2 or (len(words) == 2 and not (words[1].isascii() and words[1].isdigit())):
             raise ParseError(f"{raw!r}: write 'double N', N the new stake (2, 4, … {MAX_STAKE})")
         if not self.options["cube"]:
             raise IllegalMove(
@@ -597,7 +595,7 @@ class HexalitState(GameState):
             raise IllegalMove(
                 f"{raw!r} is not legal: only {self.options['first']}, who started the game, may bring the cube in"
             )
-        if len(words) == 2 and int(words[1]) != self.cube * 2:
+        if len(words) == 2 and words[1].lstrip("0") != str(self.cube * 2):  # no int(): 5,000 digits
             raise IllegalMove(
                 f"{raw!r} is not legal: the stake is {self.cube}, so the offer is 'double {self.cube * 2}'"
             )
@@ -612,6 +610,7 @@ class HexalitState(GameState):
         """Leaves ``depth`` turns deep; a roll counts as six leaves, one per face.  At a
         chance node the outcome completes the turn; with the cube, offers and answers
         count as plies too."""
+        depth = perft_depth(depth)
         if depth <= 0 or self.is_over():
             return 1
         if self._kernel_ready():
@@ -639,6 +638,7 @@ class HexalitState(GameState):
 
     def random_playouts(self, count: int, seed: int) -> tuple[int, int]:
         """``count`` uniformly random games from here; returns (turns played, games)."""
+        count, seed = playout_args(count, seed)
         if not self._kernel_ready():
             return super().random_playouts(count, seed)
         turns, _, _, _ = self._kernel_playouts(count, seed)
@@ -646,6 +646,7 @@ class HexalitState(GameState):
 
     def random_playout_results(self, count: int, seed: int) -> dict[str, int]:
         """Play ``count`` random games: turns and results (white, black, draw)."""
+        count, seed = playout_args(count, seed)
         if self._kernel_ready():
             turns, white, black, draws = self._kernel_playouts(count, seed)
             return {"plies": int(turns), "white": int(white), "black": int(black), "draw": int(draws)}

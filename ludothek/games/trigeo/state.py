@@ -10,7 +10,7 @@ import numpy as np
 from ...boards import triangle66 as T
 from ...core.errors import GameOver, IllegalMove, PositionError
 from ...core.options import Option
-from ...core.protocol import TERMINAL, GameState
+from ...core.protocol import TERMINAL, GameState, action_number, perft_depth, playout_args
 from ..dice import kernels as DK
 from ..dice.kernels import BLACK, CELLS, JUMP_FIELDS_TRIGEO, MAX_MOVES, PROMO, WHITE, ZOBRIST
 from ..dice.notation import check_capture_sign, move_to_text, parse_move_text
@@ -115,6 +115,7 @@ class TrigeoState(GameState):
         return [int(a) for a in self._legal()]
 
     def is_legal(self, action: int) -> bool:
+        action = action_number(action)
         if not 0 <= action < self.num_actions or self.is_over():
             return False
         legal = self._legal()
@@ -170,7 +171,7 @@ class TrigeoState(GameState):
         return (self.board.tobytes(), self.side)
 
     def action_to_str(self, action: int) -> str:
-        return move_to_text(self.board, action)
+        return move_to_text(self.board, self.checked_action(action))
 
     def parse_move(self, text: str) -> int:
         move = parse_move_text(text, allow_promotion=True)
@@ -229,6 +230,7 @@ class TrigeoState(GameState):
         return np.array(self._hashes, dtype=np.uint64), self._since[-1]
 
     def perft(self, depth: int) -> int:
+        depth = perft_depth(depth)
         if depth == 0:
             return 1
         if self.is_over():
@@ -240,6 +242,7 @@ class TrigeoState(GameState):
         )
 
     def random_playouts(self, count: int, seed: int) -> tuple[int, int]:
+        count, seed = playout_args(count, seed)
         history, since = self._history()
         plies_left = self.options["max_plies"] - self.ply
         plies, _, _, _ = kernels.random_playouts(
@@ -249,6 +252,7 @@ class TrigeoState(GameState):
 
     def random_playout_results(self, count: int, seed: int) -> dict[str, int]:
         """Play ``count`` random games: plies and results (white, black, draw)."""
+        count, seed = playout_args(count, seed)
         history, since = self._history()
         plies_left = self.options["max_plies"] - self.ply
         plies, white, black, draws = kernels.random_playouts(

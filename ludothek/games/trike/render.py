@@ -1,5 +1,6 @@
-"""Trike in the terminal: the triangle of hexagons, row letters left, column numbers
-along the right edge, the pawn's stone in brackets."""
+"""Trike in the terminal: the triangle of hexagons, row letters left, column numbers below
+the bottom row (a column runs diagonally up to the right edge, where each row's last column
+is numbered again), the pawn's stone in brackets."""
 
 from __future__ import annotations
 
@@ -32,6 +33,9 @@ def render_board(state) -> Text:
                 out.append(" · ", style="dim")
                 out.append(" ")
         out.append(f" {r + 1}\n", style="cyan")
+    # under the bottom row: its cell c is drawn at 2 + 4c, three characters wide
+    labels = "  " + " ".join(f"{c + 1:^3}" for c in range(side))
+    out.append(labels.rstrip() + "\n", style="cyan")
     score = state.score()
     if state.is_over():
         status = f"game over: {state.winner()} wins"

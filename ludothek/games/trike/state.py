@@ -8,16 +8,16 @@ from typing import Any, Hashable
 import numpy as np
 
 from ...boards.hex_triangle import hex_triangle
-from ...core.errors import IllegalMove, ParseError, PositionError
+from ...core.errors import IllegalMove, ParseError, PositionError, shown
 from ...core.options import Option
-from ...core.protocol import TERMINAL, GameState
+from ...core.protocol import TERMINAL, GameState, action_number, perft_depth, playout_args
 from . import kernels
 from .kernels import BLACK, EMPTY, WHITE
 
 _STONE = {"b": BLACK, "w": WHITE}
 _LETTER = {BLACK: "b", WHITE: "w"}
 _NAME = {BLACK: "black", WHITE: "white"}
-_ROW_ITEM = re.compile(r"\d+|[bwBW]|.")
+_ROW_ITEM = re.compile(r"[0-9]+|[bwBW]|.", re.DOTALL)
 
 
 class TrikeState(GameState):
@@ -59,9 +59,13 @@ class TrikeState(GameState):
             column = 0
             for item in _ROW_ITEM.findall(row):
                 where = f"row {r + 1} ({chr(ord('a') + r)})"
-                if item.isdigit():
+                if item[0] in "0123456789":
                     if item.startswith("0"):
-                        raise PositionError(f"{where}: empty-cell count {item!r} must be a number from 1")
+                        raise PositionError(f"{where}: empty-cell count {shown(item, 12)} must be a number from 1")
+                    if len(item) > 2:  # every row is shorter; int() refuses 4,300 digits
+                        raise PositionError(
+                            f"{where} has more than {r + 1} cells (an empty-cell count of {len(item)} digits)"
+                        )
                     column += int(item)
                 elif item.lower() in _STONE:
                     if column <= r:
@@ -139,6 +143,7 @@ class TrikeState(GameState):
         return actions
 
     def is_legal(self, action: int) -> bool:
+        action = action_number(action)
         if action == self.swap_action:
             return self._swap_allowed()
         return 0 <= action < self.geometry.size and action in self.legal_actions()
@@ -199,6 +204,7 @@ class TrikeState(GameState):
         return (self.board.tobytes(), self.pawn, self.colour_to_move, self.swapped)
 
     def action_to_str(self, action: int) -> str:
+        action = self.checked_action(action)
         if action == self.swap_action:
             return "swap"
         return self.geometry.names[action]
@@ -223,6 +229,7 @@ class TrikeState(GameState):
 
     # ------------------------------------------------------------------ speed
     def perft(self, depth: int) -> int:
+        depth = perft_depth(depth)
         if depth == 0:
             return 1
         if self.is_over():
@@ -233,6 +240,7 @@ class TrikeState(GameState):
         )
 
     def random_playouts(self, count: int, seed: int) -> tuple[int, int]:
+        count, seed = playout_args(count, seed)
         plies, _ = kernels.random_playouts(
             self.geometry.neighbours, self.board, self.pawn, self.colour_to_move, self._swap_allowed(), count, seed
         )
