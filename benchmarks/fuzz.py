@@ -23,7 +23,7 @@ import re
 import sys
 import time
 import traceback
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,8 +31,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from tests.fuzz_strategies import RandomChooser  # noqa: E402
-from tests.test_fuzz import CATEGORIES, REFUSED, SUCCESS, Violation, warm_up  # noqa: E402
+from tests.fuzz_strategies import RandomChooser
+from tests.test_fuzz import CATEGORIES, REFUSED, SUCCESS, Violation, warm_up
 
 SLICE_SECONDS = 3.0
 #: last resort against a hang that no signal can interrupt (native code): dump and exit
@@ -79,7 +79,7 @@ def run_one(name: str, index: int, seed: int, context: Any, tally: Tally) -> Non
     try:
         try:
             case = category.generate(chooser(seed, name, index), context)
-        except Exception as exc:  # noqa: BLE001 - product code runs while inputs are made (legal moves …)
+        except Exception as exc:
             raise Violation(f"while making the input: {exc!r}") from exc
         outcome = category.check(case, context)
         if outcome == SUCCESS:

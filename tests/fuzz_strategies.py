@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 from hypothesis import strategies as st
@@ -414,7 +416,8 @@ class RecordCase:
     """``kind``: ``object`` (the record of a played game with odd tags or an odd result: dumps
     must refuse it or write what loads reads back equal), ``edited`` (the same with one move or
     the setup position edited), ``text`` (mutated record text for loads), ``file`` (bytes for
-    load)."""
+    load, from a file or an odd path), ``dump`` (a record written by dump to a file or an odd
+    path)."""
 
     kind: str
     spec: StateSpec
@@ -472,7 +475,7 @@ def record_text_of(spec: StateSpec, state: ludothek.GameState, ch: Chooser) -> s
     return "\n".join(lines) + "\n"
 
 
-RECORD_KINDS = (("object", 5), ("edited", 1), ("text", 6), ("file", 2))
+RECORD_KINDS = (("object", 5), ("edited", 1), ("text", 6), ("file", 2), ("dump", 1))
 
 
 def gen_record_case(ch: Chooser, game: str | None = None, kinds: Sequence[str] | None = None) -> RecordCase:
@@ -481,6 +484,10 @@ def gen_record_case(ch: Chooser, game: str | None = None, kinds: Sequence[str] |
     kind = ch.weighted([(w, k) for k, w in RECORD_KINDS if kinds is None or k in kinds])
     if kind == "object":  # Record.from_state with odd tags and results: dumps' documented contract
         return RecordCase(kind, spec, result=gen_result(ch, state), tags=gen_tags(ch))
+    if kind == "dump":  # ludothek.dump to a file, or to odd paths
+        path = ch.weighted([(4, "file"), (1, "missing folder"), (1, "directory"), (1, "nul"), (1, "not text"),
+                            (1, "odd name")])
+        return RecordCase(kind, spec, tags=gen_tags(ch) if ch.coin(0.3) else (), path=path)
     if kind == "edited":  # a record object edited after from_state: a move or the setup position
         tokens = list(state.record_tokens())
         if tokens and ch.coin(0.7):
@@ -699,7 +706,7 @@ def gen_cli_case(ch: Chooser, game: str | None = None) -> CliCase:
     verb = ch.choice(verbs)
     name = game_name(ch, spec.game)
     moves = [state_move for state_move in _move_texts(spec)]
-    protected: list[str] = []  # appended after mutation: they bound the work a valid call does
+    protected: list[str] = []  # put in after mutation, before the fuzzed options (which override them)
     files: list[tuple[str, bytes]] = []
     stdin = ""
     if verb == "moves":
@@ -809,7 +816,41 @@ def gen_cli_case(ch: Chooser, game: str | None = None) -> CliCase:
         args[1] = "chess"
     if args and args[0] == "serve":
         args = ["serve", "--port", "-1"]  # never starts: click refuses the port
-    return CliCase(tuple(args + protected), stdin, tuple(files), how)
+    return CliCase(tuple(bound_cost(args[:2] + protected + args[2:])), stdin, tuple(files), how)
+
+
+#: options whose valid values make a call run long: the largest value fuzzing passes on, and
+#: the value put in its place (invalid values such as nan, -1 or 1e30 pass unchanged)
+COSTLY = {"--seconds": (0.5, "0.1"), "--iterations": (200, "20"), "-n": (4, "2"), "--workers": (1, "1"),
+          "--seconds-per-move": (0.01, "0.001"), "--opening-plies": (40, "3"), "--top": (1000, "10")}
+
+
+def _number(text: str) -> float | None:
+    try:
+        value = float(text)
+    except (ValueError, OverflowError):
+        return None
+    return value if math.isfinite(value) else None
+
+
+def bound_cost(args: list[str]) -> list[str]:
+    """``args`` with valid but costly values made cheap (a 10-minute bench, perft 12, a
+    thousand-game match are not edge cases, only slow)."""
+    out = list(args)
+    for i, arg in enumerate(out):
+        option, value = (arg.split("=", 1) if arg.startswith("--") and "=" in arg else (out[i - 1] if i else "", arg))
+        number = _number(value)
+        if number is None:
+            continue
+        if option in COSTLY and number > COSTLY[option][0]:
+            replacement = COSTLY[option][1]
+        elif out and out[0] == "perft" and option not in ("--size", "-o", "-p", "--position", "--option") \
+                and 2 < number <= 20:
+            replacement = "2"  # the depth
+        else:
+            continue
+        out[i] = f"{option}={replacement}" if arg.startswith("--") and "=" in arg else replacement
+    return out
 
 
 def _move_texts(spec: StateSpec) -> list[str]:
@@ -825,6 +866,19 @@ ODD_JSON = (None, True, False, 0, -1, 1, 2, 1.5, 1e308, -1e308, 10**30, -(10**30
 
 def odd_json(ch: Chooser) -> Any:
     return ch.choice(ODD_JSON) if ch.coin(0.8) else junk(ch, 6)
+
+
+def random_json(ch: Chooser, depth: int = 3) -> Any:
+    """Any JSON value: scalars from :data:`ODD_JSON` and junk, lists and objects nested up to
+    ``depth`` with keys the API knows and others."""
+    shape = ch.weighted([(4, "scalar"), (1, "list"), (2, "object")]) if depth > 0 else "scalar"
+    if shape == "scalar":
+        return odd_json(ch)
+    if shape == "list":
+        return [random_json(ch, depth - 1) for _ in range(ch.integer(0, 3))]
+    keys = ("game", "options", "token", "move", "seat", "opponent", "bot", "start", "position", "clock", "invite",
+            "type", "ref", "size", "minutes", "")
+    return {ch.choice(keys) if ch.coin(0.8) else junk(ch, 4): random_json(ch, depth - 1) for _ in range(ch.integer(0, 4))}
 
 
 def mutate_json(ch: Chooser, body: Any) -> Any:
@@ -853,9 +907,12 @@ def mutate_json(ch: Chooser, body: Any) -> Any:
 
 
 def encode_body(ch: Chooser, body: Any) -> bytes:
-    """JSON text of ``body`` (the standard library writes big integers too), sometimes
-    damaged: cut, invalid UTF-8, a huge body, duplicate keys, NaN, or nothing."""
-    raw = json.dumps(body, ensure_ascii=ch.coin()).encode("utf-8")
+    """JSON text of ``body`` (the standard library writes big integers too), sometimes a random
+    JSON value instead, sometimes damaged: cut, invalid UTF-8, a huge body, duplicate keys, NaN,
+    or nothing."""
+    if ch.coin(0.1):
+        body = random_json(ch)
+    raw = json.dumps(body, ensure_ascii=ch.coin()).encode("utf-8", "surrogatepass")
     how = ch.weighted([(12, "as is"), (1, "cut"), (1, "bad utf-8"), (1, "huge"), (1, "empty"), (1, "nan"),
                        (1, "duplicate key"), (1, "junk")])
     if how == "cut":
@@ -1019,7 +1076,8 @@ def gen_web_case(ch: Chooser, slots: Sequence[dict[str, Any]]) -> WebCase:
             continue
         if shape == "action":
             kind2 = ch.choice(["move", "move", "undo", "resign", "claim", "nonsense", None, 5])
-            data: Any = {"type": kind2, "token": token, "ref": ch.choice([1, "r", None, [1], 1.5, 10**30])}
+            data: Any = {"type": kind2, "token": token,
+                         "ref": ch.choice([1, "r", None, [1], 1.5, 10**30, 2**64 - 1, -(2**63) - 1, "²"])}
             if kind2 == "move":
                 move = ch.choice(legal) if legal and ch.coin(0.6) else ch.choice(SPECIAL_WORDS.get(game, ("x",)))
                 data["move"] = mutate_text(ch, move, 2) if ch.coin(0.5) else move
@@ -1029,6 +1087,8 @@ def gen_web_case(ch: Chooser, slots: Sequence[dict[str, Any]]) -> WebCase:
             data = {"type": "ping", "ref": ch.choice([1, "x", None, {}, 10**30])}
         if ch.coin(0.3):
             data = mutate_json(ch, data)
+        if ch.coin(0.1):
+            data = random_json(ch)
         raw = json.dumps(data)
         messages.append(raw.encode() if ch.coin(0.15) else raw)
     return WebCase("ws", index, "WS", f"/ws/games/{gid}", messages=tuple(messages))
@@ -1074,9 +1134,37 @@ def web_cases(slots: Sequence[dict[str, Any]]) -> st.SearchStrategy[WebCase]:
 
 
 __all__ = [
-    "GAMES", "Chooser", "RandomChooser", "DrawChooser", "StateSpec", "PositionCase", "MoveCase", "RecordCase",
-    "CallCase", "AgentCase", "CliCase", "WebCase", "gen_state", "gen_position_case", "gen_move_case",
-    "gen_record_case", "gen_call_case", "gen_agent_case", "gen_cli_case", "gen_web_case", "mutate_text",
-    "mutate_lines", "mutate_json", "piece", "junk", "positions", "move_cases", "record_cases", "call_cases",
-    "agent_cases", "cli_cases", "web_cases", "strategy",
+    "GAMES",
+    "AgentCase",
+    "CallCase",
+    "Chooser",
+    "CliCase",
+    "DrawChooser",
+    "MoveCase",
+    "PositionCase",
+    "RandomChooser",
+    "RecordCase",
+    "StateSpec",
+    "WebCase",
+    "agent_cases",
+    "call_cases",
+    "cli_cases",
+    "gen_agent_case",
+    "gen_call_case",
+    "gen_cli_case",
+    "gen_move_case",
+    "gen_position_case",
+    "gen_record_case",
+    "gen_state",
+    "gen_web_case",
+    "junk",
+    "move_cases",
+    "mutate_json",
+    "mutate_lines",
+    "mutate_text",
+    "piece",
+    "positions",
+    "record_cases",
+    "strategy",
+    "web_cases",
 ]

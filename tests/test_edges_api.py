@@ -506,3 +506,11 @@ def _cycle(state) -> list[int] | None:
 
 def test_every_error_here_is_a_ludothek_error():
     assert issubclass(OptionError, LudothekError) and issubclass(RecordError, LudothekError)
+
+
+@pytest.mark.parametrize("where", ["missing-folder/game.ludo", ".", "game\0.ludo", 12])
+def test_dump_to_a_bad_path_is_a_record_error(tmp_path, monkeypatch, where):
+    monkeypatch.chdir(tmp_path)
+    record = Record.from_state(ludothek.new_game("trike", size=7))
+    with pytest.raises(RecordError, match="cannot write|path must be"):
+        ludothek.dump(record, where)

@@ -20,10 +20,12 @@ for minutes from seeded generators and counts the outcomes.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import os
 import pickle
+import random
 import select
 import shutil
 import signal
@@ -32,8 +34,9 @@ import threading
 import time
 import traceback
 import warnings
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import numpy as np
 import pytest
@@ -218,8 +221,14 @@ def check_position(case: PositionCase) -> str:
     if not state.is_over():
         state.legal_moves()
     state.summary()
-    record = Record.from_state(state)
-    check_round_trip(record, "the record of an accepted position")
+    check_round_trip(Record.from_state(state), "the record of an accepted position")
+    # a few legal moves from the accepted position: its record must round-trip too
+    rng = random.Random(repr(case))
+    for _ in range(3):
+        if state.is_over():
+            break
+        state.play(rng.choice(legal_now(state)))
+    check_round_trip(Record.from_state(state), "the record of moves from an accepted position")
     return SUCCESS
 
 
@@ -270,8 +279,6 @@ def _remove_tmp() -> None:
     shutil.rmtree(TMP, ignore_errors=True)
 
 
-import atexit  # noqa: E402
-
 atexit.register(_remove_tmp)
 
 
@@ -289,6 +296,8 @@ def check_record(case: RecordCase) -> str:
         except LudothekError as exc:
             return refusal(exc)
         return check_round_trip(record, f"a record ({case.kind})")
+    if case.kind == "dump":
+        return check_dump(case)
     descriptor = None
     try:
         with time_limit(30):
@@ -327,6 +336,50 @@ def check_record(case: RecordCase) -> str:
     check_round_trip(record, "a loaded record")
     expect(ludothek.loads(text).replay().position() == state.position(), "the record written back replays elsewhere")
     return SUCCESS
+
+
+def check_dump(case: RecordCase) -> str:
+    """``dump`` writes a record file that ``load`` reads back equal, or refuses the path with a
+    LudothekError; it never writes into a file descriptor it was handed as a number."""
+    state = case.spec.build()
+    try:
+        record = Record.from_state(state)
+        record.tags.update(dict(case.tags))
+        ludothek.dumps(record)
+    except LudothekError as exc:
+        return refusal(exc)
+    folder = tempfile.mkdtemp(dir=TMP)
+    target: Any = os.path.join(folder, "game.ludo")
+    descriptor = None
+    if case.path == "missing folder":
+        target = os.path.join(folder, "no", "such", "game.ludo")
+    elif case.path == "directory":
+        target = folder
+    elif case.path == "nul":
+        target = os.path.join(folder, "ga\x00me.ludo")
+    elif case.path == "odd name":
+        target = os.path.join(folder, "gäme ²\u2028\t.ludo")
+    elif case.path == "not text":
+        descriptor = target = os.open(os.path.join(folder, "mine"), os.O_RDWR | os.O_CREAT)
+    try:
+        try:
+            with time_limit(30):
+                ludothek.dump(record, target)
+        except LudothekError as exc:
+            return refusal(exc)
+        finally:
+            if descriptor is not None:
+                try:
+                    written = os.fstat(descriptor).st_size
+                except OSError:
+                    raise Violation(f"dump closed file descriptor {descriptor}, which it did not open") from None
+                os.close(descriptor)
+                expect(written == 0, f"dump wrote {written} bytes into file descriptor {descriptor}")
+        back = ludothek.load(target)
+        expect(back == record, "load(dump(record)) is not the record")
+        return SUCCESS
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 # ============================================================================ 4. state API calls
@@ -700,29 +753,30 @@ def _warm() -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
-@fuzz(150)
+@fuzz(300)
 @given(case=st.data())
 def test_positions(game: str, case: Any) -> None:
     check_position(case.draw(positions(game), label="case"))
 
 
 @pytest.mark.parametrize("game", GAMES)
-@fuzz(150)
+@fuzz(300)
 @given(case=st.data())
 def test_moves(game: str, case: Any) -> None:
     check_move(case.draw(move_cases(game), label="case"))
 
 
 @pytest.mark.parametrize("game", GAMES)
-@fuzz(120)
+@fuzz(250)
 @given(case=st.data())
 def test_records(game: str, case: Any) -> None:
-    """Records of played games with odd tags and results, mutated record text and files."""
-    check_record(case.draw(record_cases(game, ("object", "text", "file")), label="case"))
+    """Records of played games with odd tags and results, mutated record text, files to load
+    and paths to dump to."""
+    check_record(case.draw(record_cases(game, ("object", "text", "file", "dump")), label="case"))
 
 
 @pytest.mark.parametrize("game", GAMES)
-@fuzz(30)
+@fuzz(60)
 @given(case=st.data())
 def test_edited_records(game: str, case: Any) -> None:
     """Record objects edited after Record.from_state (a move, the setup position): dumps must
@@ -731,20 +785,20 @@ def test_edited_records(game: str, case: Any) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
-@fuzz(80)
+@fuzz(150)
 @given(case=st.data())
 def test_state_api(game: str, case: Any) -> None:
     check_call(case.draw(call_cases(game), label="case"))
 
 
 @pytest.mark.parametrize("game", GAMES)
-@fuzz(40)
+@fuzz(80)
 @given(case=st.data())
 def test_agents(game: str, case: Any) -> None:
     check_agent(case.draw(agent_cases(game), label="case"))
 
 
-@fuzz(150)
+@fuzz(300)
 @given(case=cli_cases())
 def test_cli(case: CliCase) -> None:
     check_cli(case)
@@ -758,7 +812,7 @@ def web() -> Iterator[WebHarness]:
         yield harness
 
 
-@fuzz(300)
+@fuzz(600)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_web(web: WebHarness, seed: int) -> None:
     """Requests depend on the games' current state (their legal moves), which earlier examples

@@ -314,6 +314,13 @@ def load(path: str | os.PathLike) -> Record:
     return loads(text)
 
 
-def dump(record: Record, path: str) -> None:
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(dumps(record))
+def dump(record: Record, path: str | os.PathLike) -> None:
+    """Write ``record`` to file ``path`` (UTF-8 text)."""
+    if not isinstance(path, (str, os.PathLike)):  # an int would be taken as a file descriptor
+        raise RecordError(f"a record's path must be text or a path, not {type(path).__name__}")
+    text = dumps(record)
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+        raise RecordError(f"cannot write {shown(str(path), 200)}: {getattr(exc, 'strerror', None) or exc}") from None
