@@ -178,7 +178,8 @@ class TerminalGame:
         try:
             dump(Record.from_state(self.state, result=self.result(), **tags), path)
         except (OSError, LudothekError) as exc:
-            self.say("save_failed", path=path, reason=getattr(exc, "strerror", None) or str(exc))
+            cause = exc.__cause__ if isinstance(exc.__cause__, OSError) else exc  # the file system's own words
+            self.say("save_failed", path=path, reason=getattr(cause, "strerror", None) or str(exc))
             return False
         self.saved_as = self.state.record_tokens()
         self.say("saved", path=path)

@@ -323,4 +323,4 @@ def dump(record: Record, path: str | os.PathLike) -> None:
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(text)
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
-        raise RecordError(f"cannot write {shown(str(path), 200)}: {getattr(exc, 'strerror', None) or exc}") from None
+        raise RecordError(f"cannot write {shown(str(path), 200)}: {getattr(exc, 'strerror', None) or exc}") from exc
