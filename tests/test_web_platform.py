@@ -137,7 +137,9 @@ def test_claim_a_game_the_opponent_abandoned(db_url):
         # black (seat 0) is to move; the waiting player may not claim yet, the mover never
         early = client.post(f"/api/games/{game_id}/claim", json={"token": second})
         assert early.status_code == 409 and "still has" in early.json()["error"]
+        assert 0 < client.get(f"/api/games/{game_id}").json()["game"]["claim_in"] <= 0.3
         time.sleep(0.35)
+        assert client.get(f"/api/games/{game_id}").json()["game"]["claim_in"] == 0  # not a cached figure
         own_turn = client.post(f"/api/games/{game_id}/claim", json={"token": first})
         assert own_turn.status_code == 409 and "your turn" in own_turn.json()["error"]
         # not while the absent player watches the game with his token

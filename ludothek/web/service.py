@@ -504,13 +504,12 @@ class GameService:
 
         return await self._changing(game_id, change)
 
-    def claim_wait(self, live: Live) -> float | None:
+    def _claim_in(self, row: GameRow) -> float | None:
         """Seconds until the player not to move may claim the win (0 = now), or None when
         this game has no such claim (not online, a clock, or not ongoing)."""
-        row = live.row
-        if row.mode != "online" or row.clock or row.status != "ongoing" or live.state.current_player() < 0:
+        if row.mode != "online" or row.clock or row.status != "ongoing":
             return None
-        return max(0.0, row.updated + self.claim_after - now())
+        return round(max(0.0, row.updated + self.claim_after - now()), 1)
 
     async def claim(self, game_id: str, token: Any, present: Callable[[str, int], bool] | None = None) -> Live:
         """The player not to move claims the win: his opponent, in an online game without a
@@ -518,8 +517,8 @@ class GameService:
         async def change(live: Live) -> Live:
             row, state = live.row, live.state
             mine = self._seat_for(row, token, state, None)
-            wait = self.claim_wait(live)
-            if wait is None:
+            wait = self._claim_in(row)
+            if wait is None or state.current_player() < 0:
                 raise WebError(409, "only an ongoing online game without a clock can be claimed")
             away = state.current_player()
             if away == mine:
@@ -638,9 +637,10 @@ class GameService:
             live._base = self._build_view(row, live.state, live.history, live_view=True)
             live._base_version = row.version
         view = live._base
-        if row.clock:
+        if row.clock or view["claim_in"] is not None:  # the parts that change with time
             view = dict(view)
-            view["clock"] = _clock_view(row, live.state)
+            view["clock"] = _clock_view(row, live.state) if row.clock else None
+            view["claim_in"] = self._claim_in(row)
         return view
 
     def _build_view(self, row: GameRow, state: GameState, history: list[dict[str, Any]],
@@ -684,8 +684,7 @@ class GameService:
             "rematch": row.rematch,
             "rematch_of": row.rematch_of,
             "open_seat": row.invite is not None,
-            "claim_in": None if not live_view or row.mode != "online" or row.clock or row.status != "ongoing"
-            else round(max(0.0, row.updated + self.claim_after - now()), 1),
+            "claim_in": self._claim_in(row) if live_view else None,
             "created": row.created,
             "updated": row.updated,
         }

@@ -323,10 +323,13 @@ function render(page, boardWrap, side, draw) {
   // an opponent who stays away too long in a game without a clock: the server decides
   const claimIn = v.claim_in === null || v.claim_in === undefined ? null
     : v.claim_in - (performance.now() - page.receivedAt) / 1000;
-  if (canAct && claimIn !== null && claimIn <= 0 && page.you.length === 1 && v.to_seat !== page.you[0]) {
+  const waiting = canAct && claimIn !== null && page.you.length === 1 && v.to_seat !== page.you[0];
+  if (waiting && claimIn <= 0) {
     actions.append(el("button", { class: "btn", id: "claim", onclick: () => {
       if (confirm(t("confirm_claim"))) send(page, "claim");
     } }, t("claim_win")));
+  } else if (waiting && claimIn < 86400 && !page.claimTimer) {  // show the button when the time comes
+    page.claimTimer = setTimeout(() => { page.claimTimer = null; if (!page.closed) page.draw(); }, claimIn * 1000 + 200);
   }
   if (canAct && v.mode !== "online" && v.plies > 0 && v.termination !== "resign" && v.termination !== "time") {
     actions.append(el("button", { class: "btn", id: "undo", onclick: () => send(page, "undo") }, t("undo")));
