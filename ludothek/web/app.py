@@ -32,7 +32,7 @@ from ..core.registry import game_class
 from .boards import adapter, legal_move_infos
 from .guard import RateLimitMiddleware, RateLimits, SecurityHeaders, client_of, parse_json_object, server_fields_only
 from .hub import Hub, state_message
-from .notify import PgListener, is_postgres
+from .notify import PgListener
 from .runner import Runner
 from .service import GameService, WebError, bot_levels, game_catalog
 from .store import Store
@@ -91,11 +91,7 @@ def _handler(function: Any) -> Any:
         try:
             return await function(request)
         except WebError as exc:
-            response = _error(exc.status, exc.message)
-            retry = getattr(exc, "retry_after", None)
-            if retry is not None:
-                response.headers["Retry-After"] = str(max(1, round(retry)))
-            return response
+            return _error(exc.status, exc.message)
         except LudothekError as exc:
             return _error(400, str(exc))
     return wrapped
@@ -190,9 +186,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         view = await service.get_view(game_id, at_ply)
         if at_ply is None:
             runner.after_change(game_id, view)  # restart a bot or a clock after a server restart
-        token = _token(request)
-        seats = service.games[game_id].row.seats_of(token) if token and game_id in service.games else []
-        return _json({"game": view, "you": seats})
+        return _json({"game": view, "you": service.seats_of(game_id, _token(request))})
 
     async def act(kind: str, game_id: str, token: str | None, data: dict[str, Any]) -> tuple[dict[str, Any], list[int]]:
         """A player's move, undo, resignation or claim; the committed view and his seats."""
@@ -292,7 +286,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
                 if not isinstance(given, str) or not given:
                     raise WebError(401, "auth needs a token")
                 view = await service.get_view(game_id, check=False)
-                seats = service.games[game_id].row.seats_of(given) if game_id in service.games else []
+                seats = service.seats_of(game_id, given)
                 if not seats:
                     raise WebError(403, "the token does not hold a seat in this game")
                 hub.seat(game_id, ws, seats)
@@ -321,7 +315,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
                 log.warning("the bot workers are not warm yet", exc_info=True)
         background = [asyncio.create_task(runner.housekeeping())]
         listener = None
-        if is_postgres(store.url):
+        if store.is_postgres:
             listener = PgListener(store.url, runner.elsewhere, resync)
             await listener.start()
         else:

@@ -172,6 +172,11 @@ class GameService:
             live.state, live.history = self.replay(row)
             live.stale = False
 
+    def seats_of(self, game_id: str, token: str | None) -> list[int]:
+        """The seats ``token`` holds in a game this process has in memory."""
+        live = self.games.get(game_id)
+        return live.row.seats_of(token) if live is not None and token else []
+
     def changed_elsewhere(self, game_id: str, version: int | None = None) -> bool:
         """Another process changed a game: reload it before its next use. Returns whether
         this process has it in memory."""

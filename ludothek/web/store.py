@@ -22,7 +22,6 @@ import os
 import queue
 import threading
 import time
-from concurrent.futures import Future
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,7 +45,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.pool import StaticPool
 
 from . import migrations
-from .notify import CHANNEL, payload
+from .notify import CHANNEL, is_postgres, payload
 
 metadata = MetaData()
 
@@ -195,7 +194,7 @@ class Store:
             raise ValueError(f"sqlite_sync must be full or normal, not {sqlite_sync!r}")
         self.url = database_url(url)
         self.is_sqlite = self.url.startswith("sqlite")
-        self.is_postgres = self.url.startswith("postgresql")
+        self.is_postgres = is_postgres(self.url)
         kwargs: dict[str, Any] = {"echo": echo}
         memory = self.url in ("sqlite://", "sqlite:///:memory:")
         if self.is_sqlite:
@@ -222,12 +221,12 @@ class Store:
             self._writer.join(30)
         self.engine.dispose()
 
-    def _reading(self) -> Any:
+    def _taking_turns(self) -> Any:
         return self._shared if self._shared is not None else nullcontext()
 
     # ------------------------------------------------------------------ reading
     def load(self, game_id: str, with_moves: bool = True) -> GameRow | None:
-        with self._reading(), self.engine.connect() as conn:
+        with self._taking_turns(), self.engine.connect() as conn:
             row = conn.execute(select(games_table).where(games_table.c.id == game_id)).mappings().first()
             if row is None:
                 return None
@@ -237,24 +236,24 @@ class Store:
         return game
 
     def load_moves(self, game_id: str) -> list[tuple[int, str, int, float]]:
-        with self._reading(), self.engine.connect() as conn:
+        with self._taking_turns(), self.engine.connect() as conn:
             return _moves(conn, game_id)
 
     def version(self, game_id: str) -> int | None:
-        with self._reading(), self.engine.connect() as conn:
+        with self._taking_turns(), self.engine.connect() as conn:
             return conn.execute(select(games_table.c.version).where(games_table.c.id == game_id)).scalar()
 
     def list_games(self, status: str | None = None, limit: int = 50, offset: int = 0) -> list[GameRow]:
         query = select(games_table).order_by(games_table.c.updated.desc()).limit(limit).offset(offset)
         if status:
             query = query.where(games_table.c.status == status)
-        with self._reading(), self.engine.connect() as conn:
+        with self._taking_turns(), self.engine.connect() as conn:
             return [_row_to_game(r) for r in conn.execute(query).mappings()]
 
     def bot_games(self) -> list[str]:
         """Ongoing games with a bot seat (after a restart, a bot may be due in some)."""
         query = select(games_table.c.id).where(games_table.c.mode == "bot", games_table.c.status == "ongoing")
-        with self._reading(), self.engine.connect() as conn:
+        with self._taking_turns(), self.engine.connect() as conn:
             return [r[0] for r in conn.execute(query)]
 
     def live_bot_games(self, creator: str, since: float) -> int:
@@ -263,17 +262,17 @@ class Store:
             games_table.c.mode == "bot", games_table.c.status == "ongoing", games_table.c.creator == creator,
             games_table.c.updated >= since,
         )
-        with self._reading(), self.engine.connect() as conn:
+        with self._taking_turns(), self.engine.connect() as conn:
             return conn.execute(query).scalar() or 0
 
     def waiting_since(self, before: float) -> list[str]:
         """Games still waiting for their second player that were made before ``before``."""
         query = select(games_table.c.id).where(games_table.c.status == "waiting", games_table.c.created < before)
-        with self._reading(), self.engine.connect() as conn:
+        with self._taking_turns(), self.engine.connect() as conn:
             return [r[0] for r in conn.execute(query)]
 
     def count_moves(self, game_id: str) -> int:
-        with self._reading(), self.engine.connect() as conn:
+        with self._taking_turns(), self.engine.connect() as conn:
             return conn.execute(select(func.count()).where(moves_table.c.game_id == game_id)).scalar() or 0
 
     # ------------------------------------------------------------------ writing
@@ -284,12 +283,6 @@ class Store:
         done = loop.create_future()
         self._put(write, (loop, done))
         await done
-
-    def commit_now(self, write: Write) -> None:
-        """:meth:`commit` for callers outside an event loop."""
-        done: Future = Future()
-        self._put(write, done)
-        done.result()
 
     def _put(self, write: Write, waiter: Any) -> None:
         if not self._writer.is_alive():
@@ -349,7 +342,7 @@ class Store:
         moves: list[dict[str, Any]] = []
         notices: list[dict[str, Any]] = []
         now = time.time()
-        with self._reading():
+        with self._taking_turns():
             cursor = connection.cursor()
             if self.is_sqlite:
                 cursor.execute("BEGIN IMMEDIATE")
@@ -390,15 +383,8 @@ class Store:
 def _resolve(waiters: list[Any], outcomes: list[Exception | None]) -> None:
     """Hand each outcome to its waiter: one wake-up per event loop for the whole batch."""
     per_loop: dict[Any, list[tuple[Any, Exception | None]]] = {}
-    for waiter, outcome in zip(waiters, outcomes):
-        if isinstance(waiter, Future):
-            if outcome is None:
-                waiter.set_result(None)
-            else:
-                waiter.set_exception(outcome)
-        else:
-            loop, future = waiter
-            per_loop.setdefault(loop, []).append((future, outcome))
+    for (loop, future), outcome in zip(waiters, outcomes):
+        per_loop.setdefault(loop, []).append((future, outcome))
     for loop, items in per_loop.items():
         try:
             loop.call_soon_threadsafe(_settle_futures, items)
