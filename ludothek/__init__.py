@@ -1,4 +1,4 @@
-"""Ludothek: play, analyse and study Hexalit, Trigeo, Bitis and Trike."""
+"""Ludothek: play, analyse and study abstract board games (``games()`` lists those installed)."""
 
 from .core import jit_cache
 

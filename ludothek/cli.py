@@ -17,7 +17,7 @@ from .core.errors import LudothekError
 from .core.options import parse_assignments
 from .core.protocol import CHANCE, GameState
 from .core.record import load
-from .core.registry import game_class, games
+from .core.registry import game_class, game_spec, games
 from .core.seating import roll_for_first
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -131,14 +131,15 @@ GAMES_EPILOG = f"GAME is one of: {', '.join(games())} ('ludothek games' lists th
 def agents_help() -> str:
     """The agent specs, from the agent registry (ludothek.ai.base) and the levels."""
     from .ai.base import agent_names
-    from .ai.levels import LEVELS, level_of
+    from .ai.levels import LEVELS
 
-    solved = [name for name in games() if level_of(name, LEVELS[-1]).algorithm == "perfect"]
-    forms = {"random": "random", "bot": f"bot:{LEVELS[0]} … bot:{LEVELS[-1]}",
-             "perfect": f"perfect (solved games: {', '.join(solved)})"}
-    names = agent_names()
-    listed = [forms[name] for name in forms if name in names]  # the levels first, then the searches
-    listed += [f"{name}[:BUDGET]" for name in names if name not in forms]
+    generic = agent_names(game=None, own=False)
+    listed = ["random", f"bot:{LEVELS[0]} … bot:{LEVELS[-1]}"]  # the levels first, then the searches
+    listed += [f"{name}[:BUDGET]" for name in generic if name not in ("random", "bot")]
+    for name in agent_names():
+        if name not in generic:
+            players = [game for game in games() if name in game_spec(game).agents]
+            listed.append(f"{name} ({', '.join(players)} only)")
     return ", ".join(listed) + " (BUDGET: 2s, 500ms, 800, 20k)"
 
 
@@ -169,14 +170,14 @@ def game_options(function: Any) -> Any:
     function = click.option(
         "--option", "-o", "option", multiple=True, metavar="NAME=VALUE", help="A game option (repeatable)."
     )(function)
-    function = click.option("--size", type=int, metavar="N", help="Board size (Trike: side 7..19).")(function)
+    function = click.option("--size", type=int, metavar="N", help="Board size, for games with a size option (same as -o size=N).")(function)
     return click.argument("game", type=GameName(), metavar="GAME")(function)
 
 
 @click.group(cls=LudothekGroup, name="ludothek", context_settings=CONTEXT, epilog=GAMES_EPILOG)
 @click.version_option(package_name="ludothek")
 def main() -> None:
-    """Ludothek: play, analyse and study Hexalit, Trigeo, Bitis and Trike."""
+    """Ludothek: play, analyse and study abstract board games ('ludothek games' lists them)."""
 
 
 @main.command("games")
@@ -378,11 +379,11 @@ def analyse(game: str, size: int | None, option: tuple[str, ...], position: str 
 @click.option("--seconds-per-move", type=Finite(0.001, 3600), default=None,
               help="Give both agents this time per move (instead of their own budgets).")
 @click.option("--seed", type=SEED, default=1, metavar="N", show_default=True, help="Seed of openings, dice and agents.")
-@click.option("--size", type=int, metavar="N", help="Board size (Trike).")
+@click.option("--size", type=int, metavar="N", help="Board size, for games with a size option.")
 @click.option("--option", "-o", "option", multiple=True, metavar="NAME=VALUE", help="A game option (repeatable).")
 @click.option("--position", "-p", metavar="POS", help="Start every game from this position.")
 @click.option("--opening-plies", type=click.IntRange(0), default=None,
-              help="Random plies opening each pair (default: Trike 1, others 2).")
+              help="Random plies opening each pair (default: what suits the game, usually 2).")
 @click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
               help="Play on a Ray cluster (ADDRESS, 'auto' or 'local'); needs ludothek[ray].")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
@@ -578,20 +579,26 @@ def _old_output_option(ctx: click.Context, param: click.Parameter, value: Any) -
                                "verbs)", ctx)
 
 
-@main.command("solve", context_settings=CONTEXT, epilog="GAME: bitis (the only game small enough to solve).")
-@click.argument("game", metavar="GAME")
+def _solvable() -> list[str]:
+    return [name for name in games() if game_spec(name).solver]
+
+
+@main.command("solve", context_settings=CONTEXT,
+              epilog=f"GAME: {', '.join(_solvable()) or 'none installed'} (the games small enough to solve).")
+@click.argument("game", type=GameName(), metavar="GAME")
 @click.option("--output", "-O", type=FilePath(), default=None, metavar="FILE",
               help="Also write the table (.npz) to FILE. (-O, not -o: elsewhere -o sets a game option.)")
 @click.option("-o", "old_output", hidden=True, expose_value=False, callback=_old_output_option)
 def solve_command(game: str, output: str | None) -> None:
-    """Solve GAME outright by retrograde analysis (Bitis is small enough)."""
-    if game.strip().lower() != "bitis":
-        raise Failure(f"cannot solve {game!r}: only bitis is small enough to solve outright")
+    """Solve GAME outright by retrograde analysis (for games small enough)."""
+    spec = game_spec(game)
+    if not spec.solver:
+        raise Failure(f"cannot solve {game!r}: only {', '.join(_solvable()) or 'no installed game'} "
+                      "can be solved outright")
     from rich.console import Console
 
-    from .games.bitis.solve_cli import run
+    spec.load("solver")(Console(), output)
 
-    run(Console(), output)
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main(prog_name="ludothek"))

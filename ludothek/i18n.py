@@ -27,34 +27,6 @@ MESSAGES: dict[str, dict[str, str]] = {
     "save_ask": {"en": "Save the game before leaving? [y/N] ", "de": "Partie vor dem Verlassen speichern? [j/N] "},
     "yes_answers": {"en": "y yes", "de": "j ja y yes"},
     "save_file": {"en": "File name [{default}]: ", "de": "Dateiname [{default}]: "},
-    "hint_trike": {
-        "en": "Moves: a cell such as c1 (row letter from the apex, then column; the columns run diagonally "
-              "from the numbers below up to the right edge), or swap (White's first move: take over Black's stone).",
-        "de": "Züge: ein Feld wie c1 (Reihenbuchstabe von der Spitze aus, dann Spalte; die Spalten laufen schräg "
-              "von den Zahlen unten zum rechten Rand), oder swap (erster Zug von Weiß: den schwarzen Stein "
-              "übernehmen).",
-    },
-    "hint_trigeo": {
-        "en": "Moves: B6XC6 (the die on B6 moves to C6), C7°D7 (captures on D7; x or * also accepted), "
-              "E9°F10=6 (a 2 reaching the far row may become a 6).",
-        "de": "Züge: B6XC6 (der Würfel auf B6 zieht nach C6), C7°D7 (schlägt auf D7; x oder * geht auch), "
-              "E9°F10=6 (eine 2, die die hinterste Reihe erreicht, darf zur 6 werden).",
-    },
-    "hint_hexalit": {
-        "en": "Moves as in Trigeo: B6XC6, C7°D7. Or roll a die showing 2 (or a spare 1): B5W rolls your die "
-              "on B5 (the face is rolled for you). With the cube (-o cube=true): double 2 offers to double "
-              "the stake to 2; take or drop answers an offer.",
-        "de": "Züge wie bei Trigeo: B6XC6, C7°D7. Oder einen Würfel mit 2 (oder eine übrige 1) werfen: B5W "
-              "wirft deinen Würfel auf B5 (die Augenzahl wird für dich gewürfelt). Mit Verdopplungswürfel "
-              "(-o cube=true): double 2 bietet an, den Einsatz auf 2 zu verdoppeln; take (annehmen) oder "
-              "drop (ablehnen) beantwortet ein Angebot.",
-    },
-    "hint_bitis": {
-        "en": "Moves: IV43:9318 places die IV on row 4, column 3 with the faces 9, 3, 1, 8 to the north, east, "
-              "south and west ('IV 4,3 9318' also works); type moves to see them all.",
-        "de": "Züge: IV43:9318 setzt Würfel IV auf Reihe 4, Spalte 3, mit den Augen 9, 3, 1, 8 nach Norden, "
-              "Osten, Süden und Westen ('IV 4,3 9318' geht auch); moves zeigt alle.",
-    },
     "start_roll": {
         "en": "Roll for the first move ({rule} starts): {rolls}",
         "de": "Wurf um den ersten Zug ({rule} beginnt): {rolls}",
@@ -95,8 +67,8 @@ WEB: dict[str, dict[str, str]] = {
     "nav_play": {"en": "Play", "de": "Spielen"},
     "nav_archive": {"en": "Archive", "de": "Archiv"},
     "nav_rules": {"en": "Rules", "de": "Regeln"},
-    "tagline": {"en": "Four board games for two, in your browser.",
-                "de": "Vier Brettspiele für zwei, im Browser."},
+    "tagline": {"en": "Board games for two, in your browser.",
+                "de": "Brettspiele für zwei, im Browser."},
     "choose_game": {"en": "Choose a game", "de": "Wähle ein Spiel"},
     "options": {"en": "Options", "de": "Optionen"},
     "opt_size": {"en": "Board size", "de": "Brettgröße"},
@@ -205,7 +177,7 @@ WEB: dict[str, dict[str, str]] = {
     "show_legal": {"en": "Click a piece to see where it can go.", "de": "Klicke eine Figur an, um ihre Ziele zu sehen."},
     "rematch_offered": {"en": "A rematch is ready.", "de": "Eine Revanche ist bereit."},
     "join_rematch": {"en": "Join the rematch", "de": "Zur Revanche"},
-    "type_move": {"en": "or type a move, e.g. c3", "de": "oder Zug eintippen, z. B. c3"},
+    "type_move": {"en": "or type a move", "de": "oder Zug eintippen"},
     "play_move": {"en": "Play", "de": "Ziehen"},
     "tray": {"en": "Not yet placed", "de": "Noch nicht gesetzt"},
     "orientation": {"en": "Pick the die's orientation", "de": "Wähle die Lage des Würfels"},

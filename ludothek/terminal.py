@@ -13,6 +13,7 @@ from .ai.base import Agent, make_agent
 from .core.errors import IllegalMove, LudothekError
 from .core.protocol import CHANCE, GameState
 from .core.record import Record, dump
+from .core.registry import game_spec
 
 
 class TerminalGame:
@@ -44,8 +45,9 @@ class TerminalGame:
 
     def help(self) -> None:
         self.say("help")
-        if f"hint_{self.state.name}" in i18n.MESSAGES:
-            self.say(f"hint_{self.state.name}")
+        hint = game_spec(self.state.name).hint
+        if hint:
+            self.console.print(hint.get(self.lang) or hint.get("en", ""), markup=False)
 
     def colour(self, colour: str | None) -> str:
         return i18n.colour_name(colour or "", self.lang)

@@ -3,6 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
+# a fifth game that lives only under tests/, installed as a plugin like a third party's
+python3 -m pip install --quiet --disable-pip-version-check -e tests/plugin
 if [ -x scripts/install-browser.sh ] || [ -f scripts/install-browser.sh ]; then
     bash scripts/install-browser.sh
 fi

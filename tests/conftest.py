@@ -5,6 +5,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from .browser import browser, page, server  # noqa: F401 - the browser tests' fixtures
+
 DATA = Path(__file__).parent / "data"
 
 settings.register_profile(

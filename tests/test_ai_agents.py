@@ -150,7 +150,7 @@ def test_rolls_are_chance_nodes_searched_by_their_probabilities():
 
 
 def test_compiled_trike_search_is_reproducible_and_counts_its_simulations():
-    from ludothek.ai import mcts_trike
+    from ludothek.games.trike import mcts as mcts_trike
 
     state = ludothek.new_game("trike", size=9)
     for move in ("e3", "e4", "g4", "g6"):

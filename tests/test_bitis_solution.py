@@ -11,7 +11,8 @@ from ludothek.ai.base import make_agent
 from ludothek.cli import main
 from ludothek.games.bitis import kernels as K
 from ludothek.games.bitis.dice import DIE_NAMES, faces_text
-from ludothek.games.bitis.solution import SHIPPED, Solution, Value, best_moves, get_solution, value
+from ludothek.games.bitis.perfect import best_moves, value
+from ludothek.games.bitis.solution import SHIPPED, Solution, Value, get_solution
 from ludothek.games.bitis.solve import DRAW, LOSS, WIN, canonical_key, decode_key, verify
 from ludothek.games.bitis.state import BitisState
 from ludothek.boards.grid import grid

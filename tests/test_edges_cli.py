@@ -330,7 +330,7 @@ def test_help_lists_the_agents_from_the_registry():
         text = " ".join(invoke(verb, "--help").stdout.split())
         for name in agent_names():
             assert name in text, (verb, name)
-        assert "bot:1 … bot:5" in text and "perfect (solved games: bitis)" in text
+        assert "bot:1 … bot:5" in text and "perfect (bitis only)" in text
 
 
 @pytest.mark.parametrize("verb", ["moves", "perft", "bench", "play", "analyse", "match"])

@@ -729,6 +729,8 @@ def warm_up() -> None:
         state = ludothek.new_game(game)
         state.perft(1)
         state.random_playouts(1, 1)
+        while state.current_player() == CHANCE:  # a game may open with a roll
+            state.play(state.legal_actions()[0])
         for spec in ("random", "bot:1"):
             make_agent(spec, game, seed=1).choose(state)
 

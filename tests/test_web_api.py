@@ -19,6 +19,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 import ludothek
+from ludothek.core.registry import game_spec
 from ludothek.web import create_app
 
 GAMES = ludothek.games()
@@ -54,7 +55,11 @@ def view(client, game_id, token=None):
 
 def test_catalog_lists_every_game(client):
     data = client.get("/api/catalog").json()
-    assert sorted(g["name"] for g in data["games"]) == GAMES
+    assert [g["name"] for g in data["games"]] == GAMES  # in display order
+    assert all(g["rules"] is True for g in data["games"])
+    boards = {g["name"]: g["board"] for g in data["games"]}
+    assert {name: boards[name] for name in ("trike", "trigeo", "hexalit", "bitis")} == {
+        "trike": "hextri", "trigeo": "tri66", "hexalit": "tri66", "bitis": "grid"}
     assert "random" in data["bots"]
     catalog = client.get("/api/i18n").json()
     assert catalog["de"]["resign"] == "Aufgeben" and catalog["en"]["resign"] == "Resign"
@@ -201,7 +206,10 @@ def test_a_whole_game_against_the_random_bot(client, game):
             break
         assert move(client, game_id, token, rng.choice(state["moves"])["move"]).status_code == 200
     state = view(client, game_id)["game"]
-    assert state["history"] and all(h["colour"] for h in state["history"])
+    # every token has its mover's colour, except a roll made before anyone moved (no mover)
+    history = state["history"]
+    assert history and all(h["colour"] in state["colours"] for h in history[1:])
+    assert history[0]["colour"] in state["colours"] or history[0]["ply"] == 1
 
 
 def test_clock_runs_out_on_the_server(client):
@@ -213,6 +221,19 @@ def test_clock_runs_out_on_the_server(client):
     assert state["status"] == "over" and state["termination"] == "time" and state["result"] == "white"
     assert move(client, game_id, token, "d2").status_code == 409
     assert client.post("/api/games", json={"game": "trike", "clock": {"minutes": -1}}).status_code == 400
+
+
+def test_rules_pages(client):
+    for game in GAMES:
+        response = client.get(f"/api/rules/{game}")
+        assert response.status_code == 200, response.text
+        page = response.json()
+        assert page == game_spec(game).rules_page()
+        assert set(page) == {"title", "en", "de"} and page["en"] and page["de"]
+    assert client.get("/api/rules/trike").json()["title"]["de"] == "Trike"
+    response = client.get("/api/rules/chess")
+    assert response.status_code == 404 and "unknown game 'chess'" in response.json()["error"]
+    assert client.get("/static/rules.json").status_code == 404  # one page per game now
 
 
 def test_bad_create_requests(client):
@@ -333,10 +354,31 @@ def test_hexalit_doubling_cube_offer_and_drop(client):
     state = move(client, game_id, token, "double 2").json()["game"]
     assert sorted(m["move"] for m in state["moves"]) == ["drop", "take"]
     assert all(m["kind"] == "cube" for m in state["moves"]) and state["board"]["cube"]["offer"]
+    assert state["history"] == [{"text": "double 2", "ply": 1, "colour": "white"}]
     state = move(client, game_id, token, "drop").json()["game"]
     assert state["status"] == "over" and state["result"] == "white"
+    # as in records, the cube actions are one token with the rest of the turn
+    assert state["history"] == [{"text": "double 2 drop", "ply": 2, "colour": "white"}]
+    assert state["last"] == {"move": "drop", "cells": [], "kind": "cube"}
     replayed = ludothek.loads(client.get(f"/api/games/{game_id}/record").text).replay()
     assert replayed.move_texts == ["double 2", "drop"] and replayed.result() == "white"
+
+
+@pytest.mark.skipif("hexalit" not in GAMES, reason="Hexalit is not registered yet")
+def test_hexalit_cube_actions_join_the_turn_they_open(client):
+    created = create(client, "hexalit", options={"cube": True, "first": "white"})
+    game_id, token = created["id"], created["token"]
+    move(client, game_id, token, "double 2")
+    state = move(client, game_id, token, "take").json()["game"]
+    roll = next(m for m in state["moves"] if m["kind"] == "roll")
+    state = move(client, game_id, token, roll["move"]).json()["game"]
+    [entry] = state["history"]
+    assert entry["text"].startswith(f"double 2 take {roll['move']}") and entry["ply"] == 4
+    assert entry["colour"] == "white"
+    # the last move shown is the roll, not the cube action that opened the turn
+    assert state["last"] == {"move": roll["move"], "cells": [roll["from"]], "kind": "roll"}
+    record = client.get(f"/api/games/{game_id}/record").text
+    assert ludothek.loads(record).replay().record_tokens() == [entry["text"]]
 
 
 def test_a_second_server_process_sees_the_same_games(tmp_path):

@@ -8,60 +8,17 @@ from __future__ import annotations
 
 import random
 import time
-from pathlib import Path
 
 import pytest
 
 import ludothek
 
-from .servers import Server
+from .browser import require_browser, shot
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = Path(__file__).parent / "artifacts"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+sync_api = require_browser()
 
-if not CHROMIUM.exists():
-    pytest.skip("Debian's chromium is not installed at /usr/bin/chromium (run scripts/install-browser.sh)",
-                allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
 httpx = pytest.importorskip("httpx")
 GAMES = ludothek.games()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    db = tmp_path_factory.mktemp("web") / "browser.sqlite3"
-    # the rate limits stay on, raised above what a script clicking without pause needs
-    running = Server(str(db), "--rate-limits", "move=100/second")
-    yield running.base
-    running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture()
-def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("dialog", lambda dialog: dialog.accept())
-    yield page
-    context.close()
-    assert not errors, errors
-
-
-def shot(page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    (ARTIFACTS / ".gitignore").write_text("*\n")
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
 def game_state(page):
@@ -235,6 +192,12 @@ def test_german_ui_and_rules(page, server):
     page.click("header nav >> text=Regeln")
     page.wait_for_selector("#rules figure svg")
     assert "Figur" in page.locator("#rules").inner_text()
+    # the tabs are the catalogue's games with a rules page, in its order; the first is shown
+    catalog = httpx.get(server + "/api/catalog").json()["games"]
+    tabs = page.locator(".tabs a")
+    assert [tabs.nth(i).get_attribute("href") for i in range(tabs.count())] == [
+        f"/rules/{g['name']}" for g in catalog if g["rules"]]
+    assert tabs.first.get_attribute("class") == "on"
     shot(page, "rules-de")
     start_from_home(page, server, "trike", size=9)
     page.wait_for_selector("text=Schwarz ist am Zug")

@@ -4,17 +4,17 @@ Map of the package (one job per module):
 
 * :mod:`.base` — the :class:`Agent` interface (``choose``, ``analyse`` -> :class:`Analysis`)
   and the registry of agent specs (``random``, ``bot:1``..``bot:5``, ``mcts``, ``uct``,
-  ``alphabeta``, ``perfect``) behind :func:`make_agent`; :mod:`.factories` builds them.
+  ``alphabeta``, plus the agents a game's spec adds) behind :func:`make_agent`;
+  :mod:`.factories` builds them.
 * :mod:`.budget` — time or iteration budgets; :mod:`.walk` — fast play/undo for searches.
-* :mod:`.mcts` — chance-aware UCT (solver, tree reuse); :mod:`.mcts_trike` with
-  :mod:`.kernels_trike_mcts` — the same search compiled for Trike.
+* :mod:`.mcts` — chance-aware UCT (solver, tree reuse); a game may run the whole search in
+  its own compiled kernel (its knowledge's ``compiled_search``).
 * :mod:`.alphabeta` — iterative deepening alpha-beta / expectiminimax with a
   transposition table, killer and history move ordering.
-* :mod:`.knowledge` — per-game evaluation, playouts and ordering from ``eval_<game>``
-  (:mod:`.eval_trike`, :mod:`.eval_trigeo`, :mod:`.eval_hexalit`, :mod:`.eval_bitis`, with
-  compiled helpers in ``kernels_<game>`` / :mod:`.kernels_dice`; :mod:`.eval_generic` is
-  the fallback).
-* :mod:`.levels` — strength levels per game; :mod:`.analysis` — ``ludothek analyse``.
+* :mod:`.knowledge` — a game's evaluation, playouts and ordering, from the knowledge module
+  its spec names (in the game's own package); :mod:`.eval_generic` is the fallback.
+* :mod:`.levels` — strength levels (a game's spec may change some); :mod:`.analysis` —
+  ``ludothek analyse``.
 * :mod:`.match`, :mod:`.stats`, :mod:`.ray_pool` — ``ludothek match``: paired games, score,
   95% interval, Elo; local process pool or Ray.
 """

@@ -1,5 +1,5 @@
 """Alpha-beta with iterative deepening, a transposition table and move ordering; at chance
-nodes (Hexalit rolls) it takes the probability-weighted average of the outcomes
+nodes (dice rolls) it takes the probability-weighted average of the outcomes
 (expectiminimax), so it never assumes a particular roll.
 
 Values are for seat 0 (seat 0 maximises, seat 1 minimises). A won game is worth

@@ -38,16 +38,15 @@ class Report:
 def strongest_agent(game: str, budget: Budget, seed: int | None) -> Agent:
     """The algorithm of the game's top level, with the given budget."""
     algorithm = level_of(game, 5).algorithm
-    if algorithm == "perfect":
-        agent = make_agent("perfect", game, seed)
-        return agent
     if algorithm == "alphabeta":
         from .alphabeta import AlphaBetaAgent
 
         return AlphaBetaAgent(game, seed, budget, exact_root=True)
-    from .mcts import MCTSAgent
+    if algorithm == "mcts":
+        from .mcts import MCTSAgent
 
-    return MCTSAgent(game, seed, budget)
+        return MCTSAgent(game, seed, budget)
+    return make_agent(algorithm, game, seed)  # an agent of the game's own (a solved table)
 
 
 def analyse_position(state: GameState, budget: Budget, agent_spec: str | None = None,

@@ -11,13 +11,14 @@ expectiminimax with the game's evaluation); BUDGET is ``2s``, ``500ms``, ``800``
 
 from __future__ import annotations
 
-import importlib
 import random
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.errors import GameOver, IllegalMove, OptionError, ParseError
 from ..core.protocol import CHANCE, TERMINAL, GameState
+from ..core.registry import game_spec, games
+from ..core.spec import load_target
 from .budget import Budget
 
 
@@ -86,14 +87,14 @@ class RandomAgent(Agent):
         return Analysis(best=self.rng.choice(state.legal_actions()))
 
 
-# agent name -> "module:factory"; a factory takes (game name, argument or None, seed)
+# agent name -> "module:factory"; a factory takes (game name, argument or None, seed).
+# A game's spec may add agents of its own (``GameSpec.agents``, e.g. a solved game's table).
 _AGENTS: dict[str, str] = {
     "random": "ludothek.ai.base:_random_factory",
     "bot": "ludothek.ai.factories:bot_factory",
     "mcts": "ludothek.ai.factories:mcts_factory",
     "uct": "ludothek.ai.factories:uct_factory",
     "alphabeta": "ludothek.ai.factories:alphabeta_factory",
-    "perfect": "ludothek.games.bitis.solution:_perfect_factory",
 }
 
 
@@ -103,15 +104,24 @@ def _random_factory(game: str, argument: str | None, seed: int | None) -> Agent:
     return RandomAgent(seed)
 
 
-def agent_names() -> list[str]:
-    return sorted(_AGENTS)
+def agent_names(game: str | None = None, own: bool = True) -> list[str]:
+    """Agents that play ``game`` (every game: ``None``); with ``own=False`` only the agents
+    that play every game, without those a game's spec adds."""
+    names = set(_AGENTS)
+    if own:
+        for name in [game] if game is not None else games():
+            names.update(game_spec(name).agents)
+    return sorted(names)
 
 
 def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
-    """An agent from a spec such as ``random``, ``perfect`` or ``bot:3``."""
+    """An agent from a spec such as ``random``, ``mcts:500`` or ``bot:3``."""
     name, _, argument = str(spec).strip().lower().partition(":")
-    if name not in _AGENTS:
+    target = _AGENTS.get(name) or game_spec(game).agents.get(name)
+    if target is None:
+        if name in agent_names():
+            players = [g for g in games() if name in game_spec(g).agents]
+            raise OptionError(f"agent {name!r} plays only {', '.join(players)}, not {game}")
         raise OptionError(f"unknown agent {spec!r} (known: {', '.join(agent_names())})")
-    module, _, factory = _AGENTS[name].partition(":")
-    function: Any = getattr(importlib.import_module(module), factory)
+    function: Any = load_target(target)
     return function(game, argument or None, seed)

@@ -1,6 +1,7 @@
 """Per-game knowledge for the searches: evaluation, playouts, move ordering.
 
-Each game may have a module ``ludothek.ai.eval_<game>`` offering some of
+A game's spec may name a knowledge module (``GameSpec.knowledge``, in the game's own
+package) offering some of
 
 * ``evaluate(state) -> float`` — a heuristic value for seat 0 in (-1, 1) (alpha-beta leaves);
 * ``rollout(state, rng) -> float`` — a compiled playout (possibly guided), its result for
@@ -10,7 +11,8 @@ Each game may have a module ``ludothek.ai.eval_<game>`` offering some of
 * ``noisy(state, actions) -> list`` — the tactical actions (captures) a quiescence search
   follows beyond the horizon, best first;
 * ``compiled_search(agent, state, clock) -> Analysis | None`` — the agent's whole MCTS in a
-  kernel where the game can (``None``: use the Python tree here).
+  kernel where the game can (``None``: use the Python tree here);
+* ``warm_up()`` — compile whatever the functions above do not reach on a first call.
 
 Whatever a game lacks comes from :mod:`.eval_generic` (slow, protocol-only fallbacks), so
 every registered game gets every agent.
@@ -23,6 +25,7 @@ import warnings
 from functools import lru_cache
 from types import SimpleNamespace
 
+from ..core.registry import game_spec
 from . import eval_generic
 
 _NAMES = ("evaluate", "rollout", "random_rollout", "order", "noisy", "compiled_search")
@@ -30,16 +33,14 @@ _NAMES = ("evaluate", "rollout", "random_rollout", "order", "noisy", "compiled_s
 
 @lru_cache(maxsize=None)
 def knowledge(game: str) -> SimpleNamespace:
-    try:
-        module = importlib.import_module(f"ludothek.ai.eval_{game}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"ludothek.ai.eval_{game}":
-            raise
-        module = eval_generic
-    except ImportError as exc:  # the game's kernels changed under the knowledge module
-        warnings.warn(f"ludothek.ai.eval_{game} is out of step with the game ({exc}); "
-                      "using slow generic playouts", RuntimeWarning, stacklevel=2)
-        module = eval_generic
+    spec = game_spec(game)
+    module = eval_generic
+    if spec.knowledge:
+        try:
+            module = spec.load("knowledge")
+        except ImportError as exc:  # the game's kernels changed under its knowledge module
+            warnings.warn(f"{spec.knowledge} does not import ({exc}); using slow generic playouts",
+                          RuntimeWarning, stacklevel=2)
     found = {name: getattr(module, name, None) or getattr(eval_generic, name) for name in _NAMES}
     if getattr(module, "random_rollout", None) is None and getattr(module, "rollout", None) is not None:
         found["random_rollout"] = eval_generic.random_rollout

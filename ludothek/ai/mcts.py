@@ -2,7 +2,7 @@
 
 * The tree walks the game state with its own apply/undo (:mod:`.walk`).
 * Leaves are valued by a playout — normally the game's compiled kernel (:mod:`.knowledge`).
-* Chance nodes (Hexalit rolls) hold one child per outcome; the search visits outcomes in
+* Chance nodes (dice rolls) hold one child per outcome; the search visits outcomes in
   proportion to their probabilities (deterministically, by the largest deficit), so a
   chance node's value is the probability-weighted average. The real dice are never seen:
   the agent only decides at the player's own nodes.

@@ -1,5 +1,5 @@
 """Tournament games on a Ray cluster (optional: ``pip install ray``, the ``ludothek[ray]``
-extra). Each game is one Ray task running :func:`ludothek.ai.match.play_game`; results
+extra). Each game is one Ray task running :func:`ludothek.ai.pairing.play_game`; results
 stream back as tasks finish, exactly as from the local process pool."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..core.errors import OptionError
-from .match import GameResult, GameSpec, play_game
+from .pairing import GameResult, MatchGame, play_game
 
 
 def available() -> bool:
@@ -18,7 +18,7 @@ def available() -> bool:
     return True
 
 
-def run_games_ray(specs: list[GameSpec], address: str | None) -> Iterator[GameResult]:
+def run_games_ray(specs: list[MatchGame], address: str | None) -> Iterator[GameResult]:
     """``address``: a cluster (``ray://host:10001``, ``auto``) or ``local`` for a fresh
     local Ray instance."""
     try:

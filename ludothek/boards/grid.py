@@ -1,4 +1,4 @@
-"""The rectangular grid of Bitis: 6 rows x 4 columns.
+"""A rectangular grid of 6 rows x 4 columns.
 
 A cell is written ``row,column`` (``4,3``) or compactly ``43``; rows 1..6 run from north to
 south, columns 1..4 from west to east. Cell index ``(row - 1) * 4 + (column - 1)``, 0..23.

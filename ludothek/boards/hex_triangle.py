@@ -1,4 +1,4 @@
-"""The triangle of hexagonal cells (Trike).
+"""A triangle of hexagonal cells.
 
 Row ``r = 0..N-1`` from the apex has ``r + 1`` cells ``c = 0..r``; cell index
 ``r * (r + 1) // 2 + c``. A cell is named by row letter and column number: ``a1`` is the apex.

@@ -1,4 +1,4 @@
-"""The 66-triangle hexagon of Hexalit and Trigeo (``rules/triangle-board.md``).
+"""The hexagon of 66 triangles (``rules/triangle-board.md``).
 
 Cells
 -----

@@ -10,7 +10,7 @@ Vocabulary
   Bots, kernels and research integrations work with actions.
 * **move** — the canonical notation of an action (``str``), what people read and type.
 * **seat** — a player, ``0`` or ``1``.  Seat ``i`` plays ``colours[i]`` unless the game
-  lets players exchange colours (Trike's pie rule); :meth:`GameState.seat_colour` knows.
+  lets players exchange colours (a pie rule); :meth:`GameState.seat_colour` knows.
 * **chance** — a state whose next action is picked by chance (a die roll); its legal
   actions are the outcomes, listed with probabilities by :meth:`chance_outcomes`.
 
@@ -24,7 +24,7 @@ import operator
 import random
 from abc import ABC, abstractmethod
 from collections import Counter
-from typing import Any, ClassVar, Hashable
+from typing import Any, ClassVar, Hashable, NamedTuple
 
 from .errors import GameOver, IllegalMove, OptionError, ParseError, shown
 from .options import Option, resolve
@@ -77,8 +77,18 @@ def playout_args(count: Any, seed: Any) -> tuple[int, int]:
     return checked[0], checked[1]
 
 
+class RecordEntry(NamedTuple):
+    """One token of a game's record: a move, or a roll with its outcome joined to it."""
+
+    text: str  # the token as a record writes it, e.g. ``B5W4``
+    parts: tuple[str, ...]  # the notation of each action in it, e.g. ``("B5W", "4")``
+    start: int  # the ply before its first action
+    end: int  # the ply after its last action
+    colour: str | None  # who made the move (``None`` for a setup-time chance action)
+
+
 class GameState(ABC):
-    #: registry name, e.g. ``"trike"``
+    #: registry name (the name in the ``ludothek.games`` entry points)
     name: ClassVar[str]
     #: display names per language
     title: ClassVar[dict[str, str]]
@@ -95,8 +105,11 @@ class GameState(ABC):
         self.options: dict[str, Any] = resolve(self.name, self.OPTIONS, options)
         #: the options the caller named (a position string may imply the others)
         self.explicit_options = frozenset(options)
-        # one entry per applied action: (action, notation, undo token, was it chance's)
-        self._stack: list[tuple[int, str, Any, bool]] = []
+        # one entry per applied action: (action, notation, undo token, mover's colour or
+        # "chance"; the colour only when the action was notated, else None)
+        self._stack: list[tuple[int, str, Any, str | None]] = []
+        # record_entries() of the stack so far, kept between calls (undo drops what it undid)
+        self._entries: list[RecordEntry] = []
         if position is None:
             self._setup_start()
             self.setup_position: str | None = None
@@ -172,7 +185,13 @@ class GameState(ABC):
         return self.colours[seat]
 
     def score(self) -> dict[str, int] | None:
-        """Points per colour, for games that count them (Trike)."""
+        """Points per colour, for games that count them."""
+        return None
+
+    @classmethod
+    def length_bound(cls, options: dict[str, Any]) -> int | None:
+        """An upper bound on the actions (chance outcomes included) of a whole game with
+        these options, from its rules; ``None`` if the rules set none."""
         return None
 
     def _suffix_after_move(self) -> str:
@@ -190,8 +209,12 @@ class GameState(ABC):
         return words
 
     def render(self) -> Any:
-        """A readable board for the terminal (a str or a rich renderable)."""
-        return self.position()
+        """A readable board for the terminal (a str or a rich renderable), drawn by the
+        renderer the game's spec names (the state itself knows nothing of drawing)."""
+        from .registry import game_spec  # the registry's specs name state classes
+
+        spec = game_spec(self.name)
+        return spec.load("render")(self) if spec.render else self.position()
 
     def random_playouts(self, count: int, seed: int) -> tuple[int, int]:
         """Play ``count`` uniformly random games from here; return (total plies, games).
@@ -312,12 +335,17 @@ class GameState(ABC):
         self._push(action, notate=True)
 
     def _push(self, action: int, notate: bool) -> None:
-        by_chance = self.current_player() == CHANCE
-        text = self.action_to_str(action) if notate else ""
-        token = self._apply(action)
-        if notate and self.current_player() != CHANCE:
-            text += self._suffix_after_move()
-        self._stack.append((action, text, token, by_chance))
+        if notate:
+            mover = self.to_move
+            text = self.action_to_str(action)
+            token = self._apply(action)
+            if self.current_player() != CHANCE:
+                text += self._suffix_after_move()
+        else:
+            mover = "chance" if self.current_player() == CHANCE else None
+            text = ""
+            token = self._apply(action)
+        self._stack.append((action, text, token, mover))
         if self.TRACK_REPETITIONS:
             self._seen[self.key()] += 1
 
@@ -331,6 +359,8 @@ class GameState(ABC):
             if not self._seen[key]:
                 del self._seen[key]
         action, _, token, _ = self._stack.pop()
+        if self._entries and self._entries[-1].end > len(self._stack):
+            self._entries.pop()  # an entry may be left partly undone: the next call rebuilds it
         self._unapply(token)
         return action
 
@@ -374,13 +404,29 @@ class GameState(ABC):
 
     def record_tokens(self) -> list[str]:
         """Moves as written in a record: a chance outcome joins the move before it."""
-        tokens: list[str] = []
-        for _, text, _, by_chance in self._stack:
-            if tokens and by_chance:
-                tokens[-1] += text
+        return [entry.text for entry in self.record_entries()]
+
+    def record_entries(self) -> list[RecordEntry]:
+        """The record's tokens with the plies they span and who played them: the game's
+        move list, read from the state's own history."""
+        entries = self._entries
+        # the last entry known may grow (a die's outcome or a joined action may follow it)
+        start = entries.pop().start if entries else 0
+        joining = start > 0 and self._joins_next(self._stack[start - 1][0])
+        for ply in range(start, len(self._stack)):
+            action, text, _, mover = self._stack[ply]
+            if entries and (mover == "chance" or joining):
+                last = entries[-1]
+                joined = last.text + (text if mover == "chance" else " " + text)
+                entries[-1] = last._replace(text=joined, parts=(*last.parts, text), end=ply + 1)
             else:
-                tokens.append(text)
-        return tokens
+                entries.append(RecordEntry(text, (text,), ply, ply + 1, None if mover == "chance" else mover))
+            joining = self._joins_next(action)
+        return list(entries)
+
+    def _joins_next(self, action: int) -> bool:
+        """Whether a record writes ``action`` in one token with the action after it."""
+        return False
 
     def __eq__(self, other: object) -> bool:
         return (

@@ -2,14 +2,14 @@
 
 ::
 
-    [Game "trike"]
+    [Game "<name>"]
     [Size "7"]
     [Black "Ada"]
     [White "Max"]
     [Date "2026.11.29"]
     [Result "white"]
 
-    1. c1 swap 2. f4 f2 3. ...  white
+    1. <move> <move> 2. <move> <move> 3. ...  white
 
 Tag pairs first (``[Name "value"]``, one a line), a blank line, then the moves numbered per
 full turn and the result (``*``, ``draw`` or the winning colour). Game options are tags named

@@ -1,36 +1,69 @@
-"""The game registry: names to state classes, imported on first use so that
-``import ludothek`` stays light."""
+"""The game registry: every game is a plugin, found through the ``ludothek.games``
+entry-point group (``importlib.metadata``). An entry point names a :class:`GameSpec`; the
+built-in games are declared in ``pyproject.toml`` exactly like a third party's. Specs are
+light: a game's state class and its other parts are imported on first use."""
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+import warnings
+from functools import lru_cache
+from importlib.metadata import entry_points
+from typing import TYPE_CHECKING, Any
 
 from .errors import UnknownGame
-from .protocol import GameState
+from .spec import GameSpec, load_target
 
-# name -> "module:Class"; each game adds one line here
-_GAMES: dict[str, str] = {
-    "trike": "ludothek.games.trike.state:TrikeState",
-    "trigeo": "ludothek.games.trigeo.state:TrigeoState",
-    "bitis": "ludothek.games.bitis.state:BitisState",
-    "hexalit": "ludothek.games.hexalit.state:HexalitState",
-}
+if TYPE_CHECKING:
+    from .protocol import GameState
+
+GROUP = "ludothek.games"
+
+
+@lru_cache(maxsize=None)
+def _specs() -> dict[str, GameSpec]:
+    found: dict[str, GameSpec] = {}
+    for point in entry_points(group=GROUP):
+        try:
+            spec = point.load()
+        except Exception as exc:  # noqa: BLE001 - one broken plugin must not hide the others
+            warnings.warn(f"game plugin {point.name!r} ({point.value}) does not load: {exc}", RuntimeWarning, stacklevel=2)
+            continue
+        if not isinstance(spec, GameSpec) or spec.name != point.name:
+            warnings.warn(f"game plugin {point.name!r} ({point.value}) is not a GameSpec named {point.name!r}",
+                          RuntimeWarning, stacklevel=2)
+            continue
+        if spec.name in found:
+            warnings.warn(f"two game plugins are named {spec.name!r}; keeping {found[spec.name].state}",
+                          RuntimeWarning, stacklevel=2)
+            continue
+        found[spec.name] = spec
+    return found
 
 
 def games() -> list[str]:
-    """Names of all registered games."""
-    return sorted(_GAMES)
+    """Names of all installed games, in the order people see them."""
+    specs = _specs()
+    return sorted(specs, key=lambda name: (specs[name].order, name))
 
 
-def game_class(name: str) -> type[GameState]:
+def game_spec(name: str) -> GameSpec:
     key = str(name).strip().lower()
-    if key not in _GAMES:
-        raise UnknownGame(f"unknown game {name!r} (known games: {', '.join(games())})")
-    module, _, cls = _GAMES[key].partition(":")
-    return getattr(importlib.import_module(module), cls)
+    specs = _specs()
+    if key not in specs:
+        known = ", ".join(games()) or "none: is ludothek installed (pip install -e .)?"
+        raise UnknownGame(f"unknown game {name!r} (known games: {known})")
+    return specs[key]
 
 
-def new_game(name: str, position: str | None = None, **options: Any) -> GameState:
+@lru_cache(maxsize=None)
+def _state_class(target: str) -> "type[GameState]":
+    return load_target(target)
+
+
+def game_class(name: str) -> "type[GameState]":
+    return _state_class(game_spec(name).state)
+
+
+def new_game(name: str, position: str | None = None, **options: Any) -> "GameState":
     """A new state of game ``name``: the start, or ``position`` if given."""
     return game_class(name)(position, **options)

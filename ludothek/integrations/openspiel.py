@@ -6,41 +6,44 @@ too, in either order (:mod:`._pyspiel_hook`). Load a game with its options as pa
 
     import pyspiel
     import ludothek.integrations.openspiel  # registers the games (so does `import ludothek`)
-    game = pyspiel.load_game("ludothek_trike(size=9)")
-    # or: ludothek.integrations.openspiel.load_game("trike", size=9)
+    game = pyspiel.load_game("ludothek_<game>(<option>=<value>)")
+    # or: ludothek.integrations.openspiel.load_game("<game>", <option>=<value>)
 
-Everything follows the Ludothek game protocol (:mod:`ludothek.core.protocol`), so a game
-needs no code here beyond an observation encoder (:mod:`.observe`):
+Everything follows the Ludothek game protocol (:mod:`ludothek.core.protocol`) and the game's
+spec (:mod:`ludothek.core.spec`), so a game needs no code here; its package's observation
+encoder (:mod:`.observe`) documents its tensor layout, action count and length bound:
 
 * **Parameters** — the game's options (``size``, ``first``, ``max_plies``, ``cube``, ...)
   with their defaults. For a game with a ``first`` option the extra value ``first=roll``
   starts the game with an explicit **chance node** deciding who moves first: outcome ``i``
   (probability 1/2) means ``first = <i-th choice of the option>`` (``first=white``, ...).
-  A game whose rules bound neither its length nor its plies (Bitis: only threefold
-  repetition ends it) gets the parameter ``max_game_length`` (default 1000): OpenSpiel
-  needs a bound, so a game reaching it ends there as a draw.
+  The length of a game is the state class's ``length_bound(options)``; a game whose rules
+  set no bound (its ``length_bound`` is ``None``) gets the parameter ``max_game_length``
+  (default 1000): OpenSpiel needs a bound, so a game reaching it ends there as a draw.
 * **Actions** — exactly the game's own fixed integer encoding (documented in each state
   class's docstring): ``num_distinct_actions`` is the game's ``num_actions``, which depends
-  on the options only (Trike: ``cells + 1``, the last being ``swap``; Trigeo 8712; Hexalit
-  4431; Bitis 1728), never on the position. Chance outcomes are the game's own chance
-  actions (Hexalit's die faces are actions 4422..4427), so ``max_chance_outcomes`` is
-  ``num_actions`` for a game with chance (at least 2 with ``first=roll``; outcomes 0 and 1).
+  on the options only, never on the position. Chance outcomes are the game's own chance
+  actions (for a game with dice rolls, the actions naming the faces), so
+  ``max_chance_outcomes`` is ``num_actions`` for a game with chance (at least 2 with
+  ``first=roll``; outcomes 0 and 1).
 * **Players** — seats 0 and 1; seat ``i`` plays ``colours[i]`` unless the game swaps them
-  (Trike's pie rule). Chance and terminal use OpenSpiel's ids (the same numbers as ours).
+  (a pie rule). Chance and terminal use OpenSpiel's ids (the same numbers as ours).
 * **Strings** — ``action_to_string`` is the canonical move notation (a chance outcome is the
-  text the record appends to the roll, e.g. ``6``; the first-player roll ``first=white``);
+  text the record appends to the roll, e.g. ``6``; the first-player roll ``first=<colour>``);
   ``string_to_action`` accepts it back. ``str(state)`` is the canonical position string.
-* **Observations** — ``observation_tensor``: 0/1 planes per piece type / face, the side to
-  move, temporary faces, the observing seat (layouts in :mod:`.observe`);
+* **Observations** — ``observation_tensor``: the planes of the game's observation encoder
+  (pieces, the side to move, the observing seat, ...; the contract in :mod:`.observe`, each
+  game's layout in its own package);
   ``observation_string``: the position string. ``information_state_string``: the perfect-
   recall history (game string, then every action id, chance outcomes included), the same
   for both players as the games have perfect information; no information-state tensor.
 * **Returns** — the game's ``returns()``: +1 win, -1 loss, 0 draw; zero-sum, terminal only.
-  (Hexalit's doubling-cube stake is not in them; ``state.ludothek_state.points()`` has it.)
+  (A stake, such as a doubling cube's, is not in them; the wrapped state's ``points()`` or
+  ``score()`` has it.)
 * **Serialization** — OpenSpiel's ``serialize_game_and_state`` and ``pickle`` both store the
   game string and the action history, replayed on loading.
 * **Speed** — every step is Python; OpenSpiel's C++ algorithms work on these games through
-  pybind11 (a C++ MCTS reaches a few thousand simulations a second on small Trike).
+  pybind11 (a C++ MCTS reaches a few thousand simulations a second on a small board).
   With open-spiel 2.0.2, ``MCTSBot.step`` crashes on Python games (any Python game, also
   OpenSpiel's own ``python_tic_tac_toe``); call ``bot.mcts_search(state).best_child().action``
   instead (see ``examples/vs_openspiel_mcts.py``).
@@ -65,7 +68,7 @@ FIRST_ROLL = "roll"
 
 # ---------------------------------------------------------------------------- helpers
 def short_name(game: str) -> str:
-    """OpenSpiel's name of a Ludothek game: ``trike`` -> ``ludothek_trike``."""
+    """OpenSpiel's name of a Ludothek game: ``<game>`` -> ``ludothek_<game>``."""
     return PREFIX + game
 
 
@@ -86,22 +89,9 @@ LENGTH_PARAMETER = "max_game_length"
 DEFAULT_MAX_GAME_LENGTH = 1000
 
 
-def _natural_length(cls: type[GameState], options: dict[str, Any], num_actions: int) -> int | None:
-    """An upper bound on the number of actions (chance outcomes included) in a game, from
-    its rules, or ``None`` if they set none."""
-    if cls.name == "trike":
-        return num_actions  # every cell once, plus swap
-    plies = options.get("max_plies")
-    if isinstance(plies, int) and plies > 0:
-        # a roll and its outcome are two actions; Hexalit's cube adds at most six offers
-        # (to 2, 4, ... 64), each with its answer
-        return plies * (2 if _has_chance(cls) else 1) + (12 if options.get("cube") else 0) + 2
-    return None
-
-
 def _needs_length_parameter(cls: type[GameState]) -> bool:
     defaults = {o.name: o.default for o in cls.OPTIONS}
-    return _natural_length(cls, defaults, 1) is None
+    return cls.length_bound(defaults) is None
 
 
 def _parameter_spec(cls: type[GameState]) -> dict[str, Any]:
@@ -144,7 +134,12 @@ class LudothekGame(pyspiel.Game):
         chance_outcomes = probe.num_actions if _has_chance(cls) else 0
         if self.roll_first:
             chance_outcomes = max(chance_outcomes, len(self.first_choices))
-        length = self.length_cap or _natural_length(cls, probe.options, probe.num_actions)
+        length = self.length_cap or cls.length_bound(probe.options)
+        if length is None:
+            raise ValueError(
+                f"{short_name(self.GAME)}: these options leave the game without a length bound "
+                f"(length_bound({probe.options}) is None), which OpenSpiel needs"
+            )
         info = pyspiel.GameInfo(
             num_distinct_actions=probe.num_actions,
             max_chance_outcomes=chance_outcomes,
@@ -405,7 +400,7 @@ def register_all() -> list[str]:
 
 
 def load_game(name: str, **options: Any) -> Any:
-    """``pyspiel.load_game`` for a Ludothek game: ``load_game("trike", size=9)``."""
+    """``pyspiel.load_game`` for a Ludothek game: ``load_game("<game>", <option>=<value>)``."""
     register_all()
     name = str(name).strip().lower()
     known = {o.name: o for o in game_class(name).OPTIONS}

@@ -3,7 +3,7 @@
 ::
 
     from ludothek.integrations.pettingzoo import env
-    e = env("trike", size=7, render_mode="ansi")
+    e = env("<game>", render_mode="ansi", <option>=<value>)
     e.reset(seed=1)
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()
@@ -11,20 +11,22 @@
         e.step(action)
 
 * **Agents** — ``player_0`` and ``player_1``: the game's seats (seat ``i`` plays
-  ``colours[i]`` unless the game swaps them, as Trike's pie rule does; ``infos[agent]``
+  ``colours[i]`` unless the game swaps them, as a pie rule does; ``infos[agent]``
   holds the ``colour`` it plays).
 * **Actions** — ``Discrete(num_actions)``: the game's own fixed integer encoding (see each
   game's state class), the same as in the OpenSpiel adapter.
 * **Observations** — ``{"observation": float32 planes (planes, rows, columns),
-  "action_mask": int8 (num_actions,)}``; the planes are the layouts of :mod:`.observe`
-  (the same tensors as OpenSpiel's ``observation_tensor``). The mask is all zero for an
+  "action_mask": int8 (num_actions,)}``; the planes come from the game's observation
+  encoder (:mod:`.observe`; each game documents its layout in its package), the same
+  tensors as OpenSpiel's ``observation_tensor``. The mask is all zero for an
   agent that is not to move.
-* **Chance** — dice rolls (Hexalit) and, with option ``first="roll"``, the roll deciding who
-  starts, are drawn by the environment from its seeded generator (``reset(seed=...)``).
+* **Chance** — a game's own chance nodes (dice rolls) and, with option ``first="roll"``,
+  the roll deciding who starts, are drawn by the environment from its seeded generator
+  (``reset(seed=...)``).
 * **Rewards** — at the end, the game's ``returns()``: +1 / -1, 0 for a draw.
   ``max_moves`` (optional) truncates a game after that many agent moves.
 * **Rendering** — ``render_mode`` ``"ansi"`` (the board as text), ``"human"`` (printed) or
-  ``"rgb_array"`` (a numpy picture, drawn by :mod:`.raster`).
+  ``"rgb_array"`` (a numpy picture: the game's own ``picture`` drawn with :mod:`.raster`).
 """
 
 from __future__ import annotations

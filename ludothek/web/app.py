@@ -27,8 +27,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import i18n
-from ..core.errors import LudothekError
-from ..core.registry import game_class
+from ..core.errors import LudothekError, UnknownGame
+from ..core.registry import game_class, game_spec
 from .boards import adapter, legal_move_infos
 from .guard import RateLimitMiddleware, RateLimits, SecurityHeaders, client_of, parse_json_object, server_fields_only
 from .hub import Hub, state_message
@@ -121,6 +121,17 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
 
     async def messages(request: Request) -> Response:
         return _json(i18n.web_catalog())
+
+    @_handler
+    async def rules(request: Request) -> Response:
+        name = request.path_params["game"]
+        try:
+            page = game_spec(name).rules_page()
+        except UnknownGame as exc:
+            raise WebError(404, str(exc)) from None
+        if page is None:
+            raise WebError(404, f"game {name!r} has no rules page")
+        return _json(page)
 
     @_handler
     async def geometry(request: Request) -> Response:
@@ -344,6 +355,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         Route("/rules/{game}", page),
         Route("/api/catalog", catalog),
         Route("/api/i18n", messages),
+        Route("/api/rules/{game}", rules),
         Route("/api/geometry/{game}", geometry),
         Route("/api/preview", preview),
         Route("/api/games", list_games, methods=["GET"]),

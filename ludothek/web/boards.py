@@ -2,25 +2,49 @@
 
 The browser knows no rules. For each game the server sends
 
-* ``geometry`` — the cells (name, centre, polygon) of the board, computed from the board
-  modules in :mod:`ludothek.boards`;
-* ``board`` — what stands where, read from the game's canonical position string;
+* ``geometry`` — the cells (name, centre, polygon) of the board;
+* ``board`` — what stands where, read from the game's state;
 * ``moves`` — every legal move in the game's own notation (``state.legal_moves()``), each with
   the cells it starts from and goes to (read from that notation), so that a click on a piece
   and a click on a target can be mapped back to exactly one notation string, which the server
   then checks with ``state.play``.
 
-An unknown game still works: it gets no geometry and its moves are offered as buttons.
+A game brings its own :class:`Adapter` subclass, named by the ``board`` part of its
+:class:`~ludothek.core.spec.GameSpec`; :func:`adapter` finds it. A game without one still works:
+the plain :class:`Adapter` draws no board and offers the moves as buttons.
+
+Board kinds
+-----------
+``geometry["kind"]`` tells ``static/js/board.js`` how to draw. Three kinds are board families
+with their own drawing (``hextri``: a triangle of hexagons, ``tri66``: the 66-triangle hexagon,
+``grid``: a 6x4 grid with a tray of dice beside it; their geometry comes from the helpers below).
+Any game can use the generic kind ``cells`` by subclassing :class:`CellsAdapter`:
+
+* ``geometry(options)`` -> ``{"kind": "cells", "cells": [cell, ...], "width": W, "height": H}``
+  where a cell is ``{"name": "a1", "x": 0.5, "y": 0.5, "points": [[0, 0], [1, 0], [1, 1],
+  [0, 1]], "fill": "#e8d5a9", "label": "1"}`` (``fill`` and ``label`` optional; ``label`` is
+  small text drawn in the cell's corner). Board units, about one unit per cell, y down;
+  ``width`` and ``height`` are the board's extent from the origin (0, 0).
+* ``board(state)`` -> ``{"position": state.position(), "pieces": {"a1": [piece, ...]}}``,
+  a list of pieces per cell (race games stack tokens), a piece being ``{"fill": "#ffffff",
+  "stroke": "#222222", "label": "2"}`` (all optional). They are drawn as discs, several in one
+  cell side by side, the label centred on the disc.
+* ``move_info(state, text)`` -> ``{"move": text, "kind": "move" | "place" | "other" | …,
+  "from": cell or None, "to": cell or None}``. The browser selects a from-cell, then a
+  target; a move with only ``to`` is one click; a move with neither is a button.
 """
 
 from __future__ import annotations
 
 import math
-import re
-from functools import cache
+import numbers
+from functools import cache, lru_cache
 from typing import Any
 
+from ..core.errors import LudothekError
 from ..core.protocol import CHANCE, GameState
+from ..core.registry import game_spec
+from ..core.spec import load_target
 
 SQRT3 = math.sqrt(3.0)
 
@@ -30,6 +54,8 @@ def _r(value: float) -> float:
 
 
 class Adapter:
+    """The plain adapter: no board, the moves as buttons. Games subclass it."""
+
     kind = "text"
     #: whether :meth:`move_info` reads the position (else the state passed may be any)
     move_info_needs_state = False
@@ -52,35 +78,71 @@ class Adapter:
         return []
 
 
-# ---------------------------------------------------------------------------- Trike
-class TrikeAdapter(Adapter):
-    kind = "hextri"
-    _ITEM = re.compile(r"\d+|[bwBW]")
+# ---------------------------------------------------------------------------- the generic kind
+class CellsAdapter(Adapter):
+    """A board of arbitrary polygons with discs on them (the ``cells`` kind, see above).
+
+    Subclasses provide :meth:`cells` and :meth:`pieces` and usually :meth:`move_info`."""
+
+    kind = "cells"
+
+    def cells(self, options: dict[str, Any]) -> list[dict[str, Any]]:
+        """The board's cells for these options: ``{"name", "x", "y", "points"}`` and
+        optionally ``"fill"`` and ``"label"``."""
+        raise NotImplementedError(f"{type(self).__name__} must define cells(options)")
+
+    def pieces(self, state: GameState) -> dict[str, list[dict[str, Any]]]:
+        """What stands on each occupied cell: a list of ``{"fill", "stroke", "label"}``."""
+        return {}
 
     def geometry(self, options: dict[str, Any]) -> dict[str, Any]:
-        return _hextri_geometry(int(options.get("size", 13)))
+        cells = [_checked_cell(cell, type(self).__name__) for cell in self.cells(options)]
+        corners = [point for cell in cells for point in cell["points"]]
+        return {
+            "kind": self.kind,
+            "cells": cells,
+            "width": _r(max((x for x, _ in corners), default=0.0)),
+            "height": _r(max((y for _, y in corners), default=0.0)),
+        }
 
     def board(self, state: GameState) -> dict[str, Any]:
-        from ..games.trike.state import BLACK, WHITE
-
-        names = state.geometry.names
-        colour = {BLACK: "b", WHITE: "w"}
-        stones = {names[cell]: colour[v] for cell, v in enumerate(state.board.tolist()) if v in colour}
-        pawn = names[state.pawn] if state.pawn >= 0 else None
-        data: dict[str, Any] = {"stones": stones, "pawn": pawn, "swapped": bool(state.swapped)}
-        score = state.score()
-        if score is not None and pawn is not None:
-            data["score"] = score
-        return data
-
-    def move_info(self, state: GameState, text: str) -> dict[str, Any]:
-        if text.lower() == "swap":
-            return {"move": text, "kind": "swap", "from": None, "to": None}
-        return {"move": text, "kind": "place", "from": None, "to": text.lower()}
+        pieces = self.pieces(state)
+        if not isinstance(pieces, dict):
+            raise LudothekError(f"{type(self).__name__}.pieces must return a dict of cell -> list of pieces, "
+                                f"not {type(pieces).__name__}")
+        for cell, stack in pieces.items():
+            if not isinstance(stack, list) or not all(isinstance(piece, dict) for piece in stack):
+                raise LudothekError(f"{type(self).__name__}.pieces: cell {cell!r} must hold a list of piece dicts")
+        return {"position": state.position(), "pieces": pieces}
 
 
+def _checked_cell(cell: Any, owner: str) -> dict[str, Any]:
+    """One cell of a ``cells`` geometry, checked and with its numbers rounded."""
+    if not isinstance(cell, dict) or not isinstance(cell.get("name"), str) or not cell["name"]:
+        raise LudothekError(f"{owner}.cells: every cell must be a dict with a non-empty name, not {cell!r:.80}")
+    name = cell["name"]
+    for key in ("x", "y"):
+        if not _is_number(cell.get(key)):
+            raise LudothekError(f"{owner}.cells: cell {name!r} needs a number {key!r}")
+    points = cell.get("points")
+    if (not isinstance(points, (list, tuple)) or len(points) < 3
+            or not all(isinstance(p, (list, tuple)) and len(p) == 2 and all(map(_is_number, p)) for p in points)):
+        raise LudothekError(f"{owner}.cells: cell {name!r} needs points, a list of at least three [x, y] pairs")
+    checked = {**cell, "x": _r(cell["x"]), "y": _r(cell["y"]), "points": [[_r(x), _r(y)] for x, y in points]}
+    for key in ("fill", "label"):
+        if key in checked and not isinstance(checked[key], str):
+            raise LudothekError(f"{owner}.cells: cell {name!r} has a {key} that is not text")
+    return checked
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value)
+
+
+# ---------------------------------------------------------------------------- board families
 @cache
-def _hextri_geometry(side: int) -> dict[str, Any]:
+def hextri_geometry(side: int) -> dict[str, Any]:
+    """A triangle of hexagons with ``side`` cells along each edge (kind ``hextri``)."""
     from ..boards.hex_triangle import hex_triangle
 
     geo = hex_triangle(side)
@@ -95,138 +157,9 @@ def _hextri_geometry(side: int) -> dict[str, Any]:
     return {"kind": "hextri", "side": side, "cells": cells}
 
 
-# ---------------------------------------------------------------------------- Trigeo / Hexalit
-FACE_OF_LETTER = {"k": 1, "p": 2, "n": 3, "b": 4, "r": 5, "q": 6}
-
-
-class TriangleAdapter(Adapter):
-    kind = "tri66"
-    _ITEM = re.compile(r"\d+|[A-Za-z]")
-    _MOVE = re.compile(r"^([A-Fa-f]\d{1,2})\s*([Xx°*])\s*([A-Fa-f]\d{1,2})(?:=(\d))?([\^+#]*)$")
-    _ROLL = re.compile(r"^([A-Fa-f]\d{1,2})W(\d?)([\^+#]*)$")
-
-    def geometry(self, options: dict[str, Any]) -> dict[str, Any]:
-        return _tri66_geometry()
-
-    def board(self, state: GameState) -> dict[str, Any]:
-        from ..boards import triangle66 as t
-
-        fields = state.position().split()
-        dice: dict[str, dict[str, Any]] = {}
-        for r, row in enumerate(fields[0].split("/"), start=1):
-            cols = list(t.columns(r))
-            k = 0
-            for item in self._ITEM.findall(row):
-                if item.isdigit():
-                    k += int(item)
-                    continue
-                if k < len(cols):
-                    dice[f"{t.ROWS[r - 1]}{cols[k]}"] = {
-                        "face": FACE_OF_LETTER.get(item.lower(), 0),
-                        "colour": "white" if item.isupper() else "black",
-                    }
-                k += 1
-        if len(fields) > 2 and fields[2] != "-":
-            for cell in fields[2].split(","):
-                if cell.upper() in dice:
-                    dice[cell.upper()]["temporary"] = True
-        data: dict[str, Any] = {"dice": dice}
-        marked = _jump_fields(state)
-        if marked:
-            data["marked"] = marked
-        cube = _cube(state)
-        if cube is not None:
-            data["cube"] = cube
-        return data
-
-    def move_info(self, state: GameState, text: str) -> dict[str, Any]:
-        match = self._MOVE.match(text)
-        if match:
-            promo = match.group(4)
-            return {
-                "move": text,
-                "kind": "capture" if match.group(2) != "X" else "move",
-                "from": match.group(1).upper(),
-                "to": match.group(3).upper(),
-                "choice": promo or "",
-            }
-        match = self._ROLL.match(text)
-        if match:
-            return {"move": text, "kind": "roll", "from": match.group(1).upper(), "to": None}
-        lowered = text.lower()
-        if lowered.startswith("double") or lowered in ("take", "drop"):
-            return {"move": text, "kind": "cube", "from": None, "to": None}
-        return {"move": text, "kind": "other", "from": None, "to": None}
-
-    def threatened(self, state: GameState, board: dict[str, Any]) -> list[str]:
-        """The 1s of the side to move, when the last move was marked "Eins!" (``^``)."""
-        ask = getattr(state, "threatened_ones", None)
-        if callable(ask):
-            try:
-                return [str(c).upper() for c in ask()]
-            except Exception:  # noqa: BLE001, S110 - an optional hook; fall back to the marks
-                pass
-        is_threatened, one_cell = getattr(state, "threatened", None), getattr(state, "one_cell", None)
-        if callable(is_threatened) and callable(one_cell):
-            from ..boards import triangle66 as t
-
-            try:
-                cells = [(colour, int(one_cell(colour))) for colour in state.colours]
-                return [t.NAMES[cell] for colour, cell in cells if cell >= 0 and is_threatened(colour)]
-            except Exception:  # noqa: BLE001, S110 - an optional hook; fall back to the marks
-                pass
-        texts = state.move_texts
-        if not texts or not any(mark in texts[-1] for mark in "^+"):
-            return []
-        player = state.current_player()
-        colour = state.seat_colour(player) if player >= 0 else None
-        if colour is None:
-            mover = _last_mover_colour(state)
-            colour = None if mover is None else ("black" if mover == "white" else "white")
-        return [cell for cell, die in board["dice"].items() if die["face"] == 1 and die["colour"] == colour]
-
-
-def _last_mover_colour(state: GameState) -> str | None:
-    try:
-        probe = state.copy()
-        while probe.ply:
-            probe.undo()
-            player = probe.current_player()
-            if player >= 0:
-                return probe.seat_colour(player)
-    except Exception:  # noqa: BLE001
-        return None
-    return None
-
-
-def _jump_fields(state: GameState) -> list[str]:
-    for holder in (type(state), __import__(type(state).__module__, fromlist=["_"])):
-        for attr in ("JUMP_FIELDS", "JUMP_CELLS", "jump_fields"):
-            value = getattr(holder, attr, None)
-            if value is None or callable(value):
-                continue
-            try:
-                from ..boards import triangle66 as t
-
-                return [t.NAMES[v] if isinstance(v, (int,)) or hasattr(v, "__index__") else str(v).upper()
-                        for v in value]
-            except Exception:  # noqa: BLE001
-                return []
-    return []
-
-
-def _cube(state: GameState) -> dict[str, Any] | None:
-    """The doubling cube, for games played for stakes."""
-    if not state.options.get("cube"):
-        return None
-    value = getattr(state, "cube", None)
-    if isinstance(value, bool) or not isinstance(value, int):
-        return None
-    return {"value": value, "offer": bool(getattr(state, "offer", False))}
-
-
 @cache
-def _tri66_geometry() -> dict[str, Any]:
+def tri66_geometry() -> dict[str, Any]:
+    """The hexagon of 66 triangles (kind ``tri66``)."""
     from ..boards import triangle66 as t
 
     cells = []
@@ -244,82 +177,34 @@ def _tri66_geometry() -> dict[str, Any]:
     return {"kind": "tri66", "cells": cells, "rows": list(t.ROWS)}
 
 
-# ---------------------------------------------------------------------------- Bitis
-class BitisAdapter(Adapter):
-    kind = "grid"
-    move_info_needs_state = True
-    DICE = ("III", "IV", "V")
-    _MOVE = re.compile(r"^(III|IV|V)\s*(\d)\s*,?\s*(\d)\s*:?\s*(\d{4})([\^+#]*)$", re.IGNORECASE)
-
-    def geometry(self, options: dict[str, Any]) -> dict[str, Any]:
-        return _grid_geometry()
-
-    def board(self, state: GameState) -> dict[str, Any]:
-        fields = state.position().split()
-        dice: dict[str, Any] = {}
-        tray = []
-        for name, item in zip(self.DICE, fields[:3]):
-            if item == "-":
-                tray.append(name)
-                continue
-            cell, _, faces = item.partition(":")
-            dice[f"{cell[0]},{cell[1]}"] = {"die": name, "faces": [int(f) for f in faces]}
-        return {
-            "dice": dice,
-            "tray": tray,
-            "last": fields[3] if len(fields) > 3 and fields[3] != "-" else None,
-            "to_move": fields[4] if len(fields) > 4 else None,
-        }
-
-    def move_info(self, state: GameState, text: str) -> dict[str, Any]:
-        match = self._MOVE.match(text.strip())
-        if not match:
-            return {"move": text, "kind": "other", "from": None, "to": None}
-        die = match.group(1).upper()
-        where = None
-        for cell, info in self.board_cache(state)["dice"].items():
-            if info["die"] == die:
-                where = cell
-        return {
-            "move": text,
-            "kind": "place",
-            "die": die,
-            "from": where or f"tray:{die}",
-            "to": f"{match.group(2)},{match.group(3)}",
-            "choice": match.group(4),
-        }
-
-    def board_cache(self, state: GameState) -> dict[str, Any]:
-        key = state.position()
-        if getattr(self, "_cached_key", None) != key:
-            self._cached_key, self._cached = key, self.board(state)
-        return self._cached
-
-
 @cache
-def _grid_geometry() -> dict[str, Any]:
+def grid_geometry(rows: int = 6, columns: int = 4) -> dict[str, Any]:
+    """A grid of square cells named ``row,column`` from ``1,1`` at the top left (kind ``grid``)."""
     cells = []
-    for r in range(1, 7):
-        for c in range(1, 5):
+    for r in range(1, rows + 1):
+        for c in range(1, columns + 1):
             x, y = c - 0.5, r - 0.5
             cells.append({
                 "name": f"{r},{c}", "x": x, "y": y, "row": r, "col": c,
                 "points": [[c - 1, r - 1], [c, r - 1], [c, r], [c - 1, r]],
             })
-    return {"kind": "grid", "rows": 6, "columns": 4, "cells": cells}
+    return {"kind": "grid", "rows": rows, "columns": columns, "cells": cells}
 
 
 # ---------------------------------------------------------------------------- lookup
-_ADAPTERS: dict[str, type[Adapter]] = {
-    "trike": TrikeAdapter,
-    "trigeo": TriangleAdapter,
-    "hexalit": TriangleAdapter,
-    "bitis": BitisAdapter,
-}
+@lru_cache(maxsize=None)
+def _adapter_class(target: str | None) -> type[Adapter]:
+    if target is None:
+        return Adapter
+    found = load_target(target)
+    if not (isinstance(found, type) and issubclass(found, Adapter)):
+        raise LudothekError(f"the board part {target!r} is not an Adapter subclass (ludothek.web.boards.Adapter)")
+    return found
 
 
 def adapter(game: str) -> Adapter:
-    return _ADAPTERS.get(game, Adapter)()
+    """A fresh board adapter for ``game``: its spec's ``board`` part, else the plain one."""
+    return _adapter_class(game_spec(game).board)()
 
 
 def legal_move_infos(state: GameState, ad: Adapter) -> list[dict[str, Any]]:

@@ -38,7 +38,7 @@ log = logging.getLogger("ludothek.web")
 
 QUICK, SLOW = "quick", "slow"
 #: an iteration-only budget up to this size is quick: ≤ 25 ms measured for every game (an
-#: MCTS playout on Trike 19 or a plain-UCT playout on Hexalit costs ~80-330 µs)
+#: MCTS or plain-UCT playout costs ~80-330 µs on the largest boards)
 QUICK_ITERATIONS = 300
 #: alpha-beta nodes are cheaper: 1000 of them take 14-26 ms on every game
 QUICK_NODES = 1000

@@ -3,10 +3,10 @@ rematch, clocks, bots and dice. Generic over the game protocol: every move is pa
 checked by the game's own ``GameState.play``; the server rolls every die.
 
 The methods are coroutines run on the server's event loop. A game in play lives in memory
-(:class:`Live`: its row, replayed state and move list), so a move costs no database read; the
-database stays the truth: each change is committed (group commit, see :mod:`.store`) before
-anyone sees it, and a compare-and-set on the game's version makes a stale copy (another
-server process moved first) fail cleanly, reload and try again.
+(:class:`Live`: its row and replayed state, whose own history is the move list), so a move
+costs no database read; the database stays the truth: each change is committed (group
+commit, see :mod:`.store`) before anyone sees it, and a compare-and-set on the game's version
+makes a stale copy (another server process moved first) fail cleanly, reload and try again.
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from functools import cache
 from typing import Any, AsyncIterator, Awaitable, Callable
 
 from ..core.errors import IllegalMove, LudothekError
-from ..core.protocol import CHANCE, TERMINAL, GameState
+from ..core.protocol import CHANCE, TERMINAL, GameState, RecordEntry
 from ..core.record import Record, dumps
-from ..core.registry import game_class, games
+from ..core.registry import game_class, game_spec, games
 from ..core.seating import roll_for_first
-from .boards import adapter, legal_move_infos
+from .boards import Adapter, adapter, legal_move_infos
 from .store import Conflict, GameRow, Store, Write, hash_token
 
 MAX_MOVE_TEXT = 80
@@ -53,10 +53,10 @@ class Live:
     """A game in memory. ``lock`` orders the changes to it and keeps readers from seeing a
     change before it is committed; ``stale`` asks for a reload from the database."""
 
-    __slots__ = ("row", "state", "history", "lock", "stale", "_base", "_base_version")
+    __slots__ = ("row", "state", "lock", "stale", "_base", "_base_version")
 
-    def __init__(self, row: GameRow, state: GameState, history: list[dict[str, Any]]):
-        self.row, self.state, self.history = row, state, history
+    def __init__(self, row: GameRow, state: GameState):
+        self.row, self.state = row, state
         self.lock = asyncio.Lock()
         self.stale = False
         self._base: dict[str, Any] | None = None
@@ -64,18 +64,21 @@ class Live:
 
 
 def game_catalog() -> list[dict[str, Any]]:
-    """Every registered game with its options, for the home page."""
+    """Every registered game with its options, in display order, for the home and rules
+    pages: ``board`` is its board kind, ``rules`` whether it has a rules page."""
     result = []
     for name in games():
         try:
             cls = game_class(name)
+            board = adapter(name).kind
         except Exception:  # noqa: BLE001, S112 - a game being written may not import yet
             continue
         result.append({
             "name": name,
             "title": dict(cls.title),
             "colours": list(cls.colours),
-            "board": adapter(name).kind,
+            "board": board,
+            "rules": game_spec(name).rules is not None,
             "options": [
                 {
                     "name": o.name, "type": o.type.__name__, "default": o.default, "help": o.help,
@@ -130,12 +133,11 @@ class GameService:
 
     # ------------------------------------------------------------------ loading
     @staticmethod
-    def replay(row: GameRow, upto: int | None = None) -> tuple[GameState, list[dict[str, Any]]]:
+    def replay(row: GameRow, upto: int | None = None) -> GameState:
         state = game_class(row.game)(row.position, **row.options)
-        history: list[dict[str, Any]] = []
         for action, _text, _seat, _at in row.moves[: upto if upto is not None else len(row.moves)]:
-            _apply_logged(state, action, history)
-        return state, history
+            state.play(int(action))
+        return state
 
     async def _read(self, game_id: str) -> GameRow:
         row = await asyncio.to_thread(self.store.load, game_id)
@@ -153,7 +155,7 @@ class GameService:
             row = await self._read(game_id)
             live = self.games.get(game_id)  # loaded meanwhile by another request
             if live is None:
-                live = Live(row, *self.replay(row))
+                live = Live(row, self.replay(row))
                 self.games[game_id] = live
                 while len(self.games) > self.cache_size:
                     self.games.popitem(last=False)
@@ -169,7 +171,7 @@ class GameService:
         if live.stale:
             row = await self._read(live.row.id)
             live.row = row
-            live.state, live.history = self.replay(row)
+            live.state = self.replay(row)
             live.stale = False
 
     def seats_of(self, game_id: str, token: str | None) -> list[int]:
@@ -244,7 +246,7 @@ class GameService:
             raise WebError(400, "the request body must be a JSON object")
         name = spec.get("game")
         if not isinstance(name, str):
-            raise WebError(400, "name the game: {\"game\": \"trike\", ...}")
+            raise WebError(400, f"name the game: {{\"game\": \"<name>\", ...}} (games: {', '.join(games())})")
         try:
             cls = game_class(name)
         except LudothekError as exc:
@@ -316,12 +318,11 @@ class GameService:
         )
         if row.clock and row.status == "ongoing":
             row.clock["since"] = created
-        history: list[dict[str, Any]] = []
         appended: list[tuple[int, str, int, float]] = []
-        self._settle(row, state, history, appended)
+        self._settle(row, state, appended)
         row.ply, row.moves = state.ply, appended
         await self.store.commit(Write(row, None, list(appended)))
-        self.games[row.id] = Live(row, state, history)
+        self.games[row.id] = Live(row, state)
         answer = {"id": row.id, "token": token, "seats": [s for s in (0, 1) if token_hashes[s] == digest]}
         if invite:
             answer["invite"] = invite
@@ -370,7 +371,7 @@ class GameService:
         return await self._changing(game_id, change)
 
     async def _play(self, live: Live, mover: int, move: str | int) -> None:
-        row, state, history = live.row, live.state, live.history
+        row, state = live.row, live.state
         if row.status == "waiting":
             raise WebError(409, "the game has not started: waiting for the second player")
         if row.status == "over":
@@ -391,26 +392,25 @@ class GameService:
             for action in actions:
                 if state.current_player() == CHANCE:
                     raise IllegalMove(f"{move!r}: the server rolls the dice; send the roll without its outcome")
-                _apply_logged(state, int(action), history)
+                state.play(int(action))
         except LudothekError as exc:
-            _rewind(state, history, start)
+            _rewind(state, start)
             raise WebError(400, str(exc)) from None
         if clock is not None:
             clock["remaining"][mover] += clock["increment"] - int((at - clock["since"]) * 1000)
             clock["since"] = at
         appended = [(*state.played(ply), mover, at) for ply in range(start, state.ply)]
-        self._settle(row, state, history, appended)
+        self._settle(row, state, appended)
         await self._commit(live, appended)
 
-    def _settle(self, row: GameRow, state: GameState, history: list[dict[str, Any]],
-                appended: list[tuple[int, str, int, float]]) -> None:
+    def _settle(self, row: GameRow, state: GameState, appended: list[tuple[int, str, int, float]]) -> None:
         """Roll every pending die (the server's dice) and record a rules ending."""
         while not state.is_over() and state.current_player() == CHANCE:
             outcomes = state.chance_outcomes()
             actions, weights = zip(*outcomes)
             action = _system_random.choices(actions, weights)[0]
             ply = state.ply
-            _apply_logged(state, action, history)
+            state.play(int(action))
             appended.append((*state.played(ply), -1, now()))
         if state.is_over() and row.status != "over":
             self._finish(row, state, winner_seat=None, termination="rules")
@@ -485,7 +485,7 @@ class GameService:
             if cut == 0:
                 raise WebError(409, "nothing to undo")
             cut -= 1
-            _rewind(state, live.history, cut)
+            _rewind(state, cut)
             row.status, row.result, row.termination = "ongoing", "*", None
             if row.clock:
                 row.clock["since"] = now()
@@ -636,10 +636,9 @@ class GameService:
         The parts that only change with the game's version are built once per version."""
         row = live.row
         if at is not None and at < len(row.moves):
-            state, history = self.replay(row, max(0, int(at)))
-            return self._build_view(row, state, history, live_view=False)
+            return self._build_view(row, self.replay(row, max(0, int(at))), live_view=False)
         if live._base_version != row.version or live._base is None:
-            live._base = self._build_view(row, live.state, live.history, live_view=True)
+            live._base = self._build_view(row, live.state, live_view=True)
             live._base_version = row.version
         view = live._base
         if row.clock or view["claim_in"] is not None:  # the parts that change with time
@@ -648,17 +647,14 @@ class GameService:
             view["claim_in"] = self._claim_in(row)
         return view
 
-    def _build_view(self, row: GameRow, state: GameState, history: list[dict[str, Any]],
-                    live_view: bool) -> dict[str, Any]:
+    def _build_view(self, row: GameRow, state: GameState, live_view: bool) -> dict[str, Any]:
         ad = adapter(row.game)
         board = ad.board(state)
         player = state.current_player()
         moves = legal_move_infos(state, ad) if row.status == "ongoing" and live_view else []
-        last = None
-        if history and state.ply:
-            last_text = history[-1]["texts"][0]
-            last = ad.move_info(_before(state, history[-1]) if ad.move_info_needs_state else state, last_text)
-        last_mark = history[-1]["text"] if history else ""
+        history = state.record_entries()
+        last = _last_move(row, state, ad, history[-1]) if history else None
+        last_mark = history[-1].text if history else ""
         shown_to_move = row.status == "ongoing" or not live_view
         return {
             "id": row.id,
@@ -676,7 +672,7 @@ class GameService:
             "position": state.position(),
             "board": board,
             "moves": moves,
-            "history": [{"text": h["text"], "ply": h["ply"], "colour": h["colour"]} for h in history],
+            "history": [{"text": h.text, "ply": h.end, "colour": h.colour} for h in history],
             "plies": len(row.moves),
             "at": state.ply,
             "last": {"move": last["move"], "cells": ad.last_cells(last), "kind": last["kind"]} if last else None,
@@ -730,40 +726,23 @@ def seat_arg(value: Any, message: str = "seat must be 0 or 1") -> int | None:
     return value
 
 
-def _apply_logged(state: GameState, action: int, history: list[dict[str, Any]]) -> None:
-    """Play ``action`` and keep ``history``: one entry per record token (a die's outcome joins
-    the roll before it), with the mover's colour and the ply after it."""
-    player = state.current_player()
-    colour = state.to_move
-    ply = state.ply
-    state.play(int(action))
-    text = state.played(-1)[1]
-    if player == CHANCE and history:
-        history[-1]["text"] += text
-        history[-1]["texts"].append(text)
-        history[-1]["ply"] = state.ply
-    else:
-        history.append({"text": text, "texts": [text], "ply": state.ply, "start": ply, "colour": colour})
-
-
-def _rewind(state: GameState, history: list[dict[str, Any]], ply: int) -> None:
+def _rewind(state: GameState, ply: int) -> None:
     while state.ply > ply:
         state.undo()
-    while history and history[-1]["ply"] > ply:
-        last = history[-1]
-        if last["start"] >= ply:
-            history.pop()
-        else:  # a token whose chance outcome was taken back
-            last["texts"] = last["texts"][:1]
-            last["text"] = last["texts"][0]
-            last["ply"] = ply
-            break
 
 
-def _before(state: GameState, entry: dict[str, Any]) -> GameState:
-    """The position before ``entry``'s move (for reading its cells)."""
+def _last_move(row: GameRow, state: GameState, ad: Adapter, entry: RecordEntry) -> dict[str, Any]:
+    """How the adapter reads the last record token: its last action played by a person (a
+    token may hold cube actions before the move and the server's dice after it)."""
+    ply = next((p for p in range(entry.end - 1, entry.start, -1) if row.moves[p][2] != -1), entry.start)
+    text = entry.parts[ply - entry.start]
+    return ad.move_info(_before(state, ply) if ad.move_info_needs_state else state, text)
+
+
+def _before(state: GameState, ply: int) -> GameState:
+    """The position before ply ``ply`` (for reading a move's cells)."""
     probe = state.copy()
-    while probe.ply > entry["start"]:
+    while probe.ply > ply:
         probe.undo()
     return probe
 

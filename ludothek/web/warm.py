@@ -17,10 +17,10 @@ def warm_up(plies: int = 40) -> list[str]:
     for name in games():
         try:
             cls = game_class(name)
+            ad = adapter(name)
         except Exception:  # noqa: BLE001, S112 - a game being written may not import yet
             continue
         state = cls()
-        ad = adapter(name)
         for _ in range(plies):
             if state.is_over():
                 break

@@ -5,6 +5,35 @@
 the perfect-play agent.
 """
 
-from .state import BitisState
+from ...core.spec import GameSpec
 
-__all__ = ["BitisState"]
+SPEC = GameSpec(
+    name="bitis",
+    state="ludothek.games.bitis.state:BitisState",
+    render="ludothek.games.bitis.render:render_board",
+    knowledge="ludothek.games.bitis.knowledge",
+    board="ludothek.games.bitis.web:BitisAdapter",
+    observation="ludothek.games.bitis.observe:BitisEncoder",
+    picture="ludothek.games.bitis.picture:draw",
+    rules="ludothek.games.bitis:rules.json",
+    hint={
+        "en": "Moves: IV43:9318 places die IV on row 4, column 3 with the faces 9, 3, 1, 8 to the north, east, "
+              "south and west ('IV 4,3 9318' also works); type moves to see them all.",
+        "de": "Züge: IV43:9318 setzt Würfel IV auf Reihe 4, Spalte 3, mit den Augen 9, 3, 1, 8 nach Norden, "
+              "Osten, Süden und Westen ('IV 4,3 9318' geht auch); moves zeigt alle.",
+    },
+    # Bitis is tiny: a 1500-node alpha-beta mostly plays the start perfectly, so the levels
+    # below "perfect" are kept small enough to stay beatable; strength is not smooth in the
+    # budget here (matches from the start position, see the bots issue)
+    levels={
+        2: ("mcts", {"iterations": 100}),
+        3: ("alphabeta", {"iterations": 450}),
+        4: ("alphabeta", {"iterations": 800}),
+        5: ("perfect", {"seconds": 5.0}),
+    },
+    agents={"perfect": "ludothek.games.bitis.perfect:perfect_factory"},
+    solver="ludothek.games.bitis.solve_cli:run",
+    # its own opening procedure is decided by a random roll, so matches start from the start
+    opening_plies=0,
+    order=40,
+)

@@ -1,4 +1,5 @@
-"""Bitis solved: game-theoretic values, best moves and the perfect-play agent.
+"""Bitis solved: the table of game-theoretic values and best moves (:mod:`.perfect` plays
+from it).
 
 The table (computed by :mod:`.solve`) ships as ``bitis_solution.npz`` next to this module:
 sorted canonical keys (uint32), values (int8: 1 win, 0 draw, -1 loss for the player to
@@ -10,12 +11,12 @@ the user cache directory.
 
 Use::
 
-    from ludothek.games.bitis import solution
-    solution.value("- - - - A")          # Value(outcome=..., distance=...)
-    solution.best_moves("- 43:9318 - IV B")
+    from ludothek.games.bitis import perfect
+    perfect.value("- - - - A")          # Value(outcome=..., distance=...)
+    perfect.best_moves("- 43:9318 - IV B")
 
 Values ignore the game's history (see :mod:`.solve` on repetition); the agent and
-:func:`move_values` on a state also count a placement that would repeat a position for the
+:meth:`Solution.move_values` on a state also count a placement that would repeat a position for the
 third time as a draw.
 """
 
@@ -25,15 +26,16 @@ import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...ai.base import Agent, Analysis
 from ...core.errors import OptionError, PositionError
 from . import kernels as K
 from .solve import DRAW, LOSS, WIN, canonical_key
-from .state import BitisState
+
+if TYPE_CHECKING:  # the state validates positions with this table: no import at run time
+    from .state import BitisState
 
 FORMAT = 1
 SHIPPED = Path(__file__).with_name("bitis_solution.npz")
@@ -197,19 +199,6 @@ class Solution:
         top = max(v.rank for v in values.values())
         return [a for a, v in values.items() if v.rank == top]
 
-    def value(self, position: "str | BitisState") -> Value:
-        """The value of a position string or state for the player to move (a state whose
-        game ended by threefold repetition is a draw)."""
-        state = _state(position)
-        if state.is_over() and state.winner() is None:
-            return Value(DRAW, None)
-        return self.state_value(state)
-
-    def best_moves(self, position: "str | BitisState") -> list[str]:
-        """The perfect moves (quickest win, else a draw, else the slowest loss), as notation."""
-        state = _state(position)
-        return sorted(state.action_to_str(a) for a in self.best_actions(state))
-
 
 def _actions(state: BitisState) -> list[int]:
     count = K.gen_moves(state.cells, state.ors, state.last, state._buffer)
@@ -231,59 +220,3 @@ def get_solution() -> Solution:
     except OSError:
         pass
     return solved
-
-
-def _state(position: str | BitisState) -> BitisState:
-    if isinstance(position, BitisState):
-        return position
-    return BitisState(position)
-
-
-def value(position: str | BitisState) -> Value:
-    """The game-theoretic value of a position string or state for the player to move."""
-    return get_solution().value(position)
-
-
-def best_moves(position: str | BitisState) -> list[str]:
-    """The perfect moves (quickest win, else a draw, else the slowest loss), as notation."""
-    return get_solution().best_moves(position)
-
-
-def principal_line(state: BitisState, limit: int = 40) -> list[int]:
-    """A line of perfect play from ``state`` (first best move each ply), at most ``limit`` plies."""
-    line: list[int] = []
-    work = state.copy()
-    solved = get_solution()
-    while len(line) < limit and not work.is_over():
-        action = solved.best_actions(work)[0]
-        line.append(action)
-        work.apply_action(action)
-    return line
-
-
-class PerfectAgent(Agent):
-    """Plays Bitis perfectly from the solved table: wins as fast as possible, holds a draw,
-    loses as slowly as possible. Ties are broken at random (seeded)."""
-
-    name = "perfect"
-
-    def analyse(self, state) -> Analysis:
-        if not isinstance(state, BitisState):
-            raise OptionError("the perfect agent plays Bitis only")
-        self.check_turn(state)
-        values = get_solution().move_values(state)
-        top = max(v.rank for v in values.values())
-        best = self.rng.choice(sorted(a for a, v in values.items() if v.rank == top))
-        work = state.copy()
-        work.apply_action(best)
-        line = [best] + principal_line(work, 20)
-        scores = {a: v.score() for a, v in values.items()}
-        return Analysis(best=best, scores=scores, line=line, value=scores[best], iterations=len(values))
-
-
-def _perfect_factory(game: str, argument: str | None, seed: int | None) -> Agent:
-    if str(game).strip().lower() != "bitis":
-        raise OptionError(f"agent 'perfect' needs a solved game; only bitis is solved, not {game!r}")
-    if argument:
-        raise OptionError(f"agent 'perfect' takes no argument, got {argument!r}")
-    return PerfectAgent(seed)

@@ -255,22 +255,24 @@ def retrograde(start, targets, wins, losses):
 
 
 def opening_seeds() -> np.ndarray:
-    """Canonical keys of the positions right after the three opening placements."""
-    from .state import BitisState
-
+    """Canonical keys of the positions right after the three opening placements (read from
+    the kernels alone: the state class validates positions with the table built here)."""
     keys = set()
-    state = BitisState()
-    cells, ors = state.cells, state.ors
-    for a in state.legal_actions():
-        t1 = state._apply(a)
-        for b in state.legal_actions():
-            t2 = state._apply(b)
-            for c in state.legal_actions():
-                t3 = state._apply(c)
-                keys.add(int(canonical_key(cells, ors, state.last, state.mover)))
-                state._unapply(t3)
-            state._unapply(t2)
-        state._unapply(t1)
+    cells, ors = np.full(3, -1, dtype=np.int8), np.zeros(3, dtype=np.int8)
+    buffers = [np.empty(K.MAX_MOVES, dtype=np.int16) for _ in range(3)]
+
+    def place(ply: int, last: int) -> None:
+        if ply == 3:
+            keys.add(int(canonical_key(cells, ors, last, 1)))  # A, B, A placed: B to move
+            return
+        for action in buffers[ply][: K.gen_moves(cells, ors, last, buffers[ply])]:
+            die, cell, orientation = K.decode(int(action))
+            before = cells[die], ors[die]
+            cells[die], ors[die] = cell, orientation
+            place(ply + 1, die)
+            cells[die], ors[die] = before
+
+    place(0, -1)
     return np.array(sorted(keys), dtype=np.int64)
 
 

@@ -16,6 +16,7 @@ def run(console: Any, output: str | None = None) -> dict[str, Any]:
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from .solution import SHIPPED, Solution
+    from .state import BitisState
 
     started = time.perf_counter()
     with Progress(
@@ -45,7 +46,7 @@ def run(console: Any, output: str | None = None) -> dict[str, Any]:
         "longest_loss": int(distances[values == LOSS].max()),
         "seconds": seconds,
     }
-    summary["start_value_for_A"] = str(solved.value("- - - - A"))
+    summary["start_value_for_A"] = str(solved.state_value(BitisState()))
     total = summary["opening_positions"] + summary["positions"] + summary["ended_positions"]
     console.print(f"solved in {seconds:.2f} s")
     console.print(

@@ -390,7 +390,3 @@ class BitisState(GameState):
         plies, _, _, _ = K.random_playouts(self.cells, self.ors, self.last, self.mover, count, seed)
         return int(plies), count
 
-    def render(self) -> Any:
-        from .render import render_board
-
-        return render_board(self)

@@ -9,23 +9,14 @@
   ``format_position(board, side, temporary=None)``, ``START``, ``LETTERS = "KPNBRQ"``.
 * :mod:`.notation` — move text: ``B6XC6``, ``C7°D7``, ``E9°F10=6`` and the marks.
 * :mod:`.render` — a rich rendering of the board, shared by both games.
+
+This module itself stays light (the games' specs import it).
 """
 
-from .kernels import BLACK, CELLS, JUMP_FIELDS_TRIGEO, MAX_MOVES, NO_JUMPS, PROMO, WHITE, ZOBRIST
-from .position import LETTERS, START, format_position, parse_position, start_board
-
-__all__ = [
-    "BLACK",
-    "CELLS",
-    "JUMP_FIELDS_TRIGEO",
-    "LETTERS",
-    "MAX_MOVES",
-    "NO_JUMPS",
-    "PROMO",
-    "START",
-    "WHITE",
-    "ZOBRIST",
-    "format_position",
-    "parse_position",
-    "start_board",
-]
+#: alpha-beta is stronger than MCTS at both dice games from level 2 up
+ALPHABETA_LEVELS = {
+    2: ("alphabeta", {"iterations": 300}),
+    3: ("alphabeta", {"iterations": 3000}),
+    4: ("alphabeta", {"seconds": 0.5}),
+    5: ("alphabeta", {"seconds": 4.0}),
+}

@@ -1,5 +1,26 @@
 """Hexalit: dice as chess pieces on the 66-triangle hexagon, with rolls (Jeff & Rudi, 1997)."""
 
-from .state import HexalitState
+from ...core.spec import GameSpec
+from ..dice import ALPHABETA_LEVELS
 
-__all__ = ["HexalitState"]
+SPEC = GameSpec(
+    name="hexalit",
+    state="ludothek.games.hexalit.state:HexalitState",
+    render="ludothek.games.hexalit.render:render_state",
+    knowledge="ludothek.games.hexalit.knowledge",
+    board="ludothek.games.dice.web:TriangleAdapter",
+    observation="ludothek.games.hexalit.observe:HexalitEncoder",
+    picture="ludothek.games.hexalit.picture:draw",
+    rules="ludothek.games.hexalit:rules.json",
+    hint={
+        "en": "Moves as in Trigeo: B6XC6, C7°D7. Or roll a die showing 2 (or a spare 1): B5W rolls your die "
+              "on B5 (the face is rolled for you). With the cube (-o cube=true): double 2 offers to double "
+              "the stake to 2; take or drop answers an offer.",
+        "de": "Züge wie bei Trigeo: B6XC6, C7°D7. Oder einen Würfel mit 2 (oder eine übrige 1) werfen: B5W "
+              "wirft deinen Würfel auf B5 (die Augenzahl wird für dich gewürfelt). Mit Verdopplungswürfel "
+              "(-o cube=true): double 2 bietet an, den Einsatz auf 2 zu verdoppeln; take (annehmen) oder "
+              "drop (ablehnen) beantwortet ein Angebot.",
+    },
+    levels=ALPHABETA_LEVELS,
+    order=30,
+)

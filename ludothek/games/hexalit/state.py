@@ -144,6 +144,12 @@ class HexalitState(GameState):
     def num_actions(self) -> int:
         return NUM_ACTIONS
 
+    @classmethod
+    def length_bound(cls, options: dict[str, Any]) -> int:
+        """``max_plies`` turns of at most two actions (a roll and its face); the cube adds at
+        most six offers (to 2, 4, … 64) with their answers; 2 more to spare."""
+        return 2 * int(options["max_plies"]) + (12 if options.get("cube") else 0) + 2
+
     # ------------------------------------------------------------------ rules
     def _turn_key(self) -> Hashable:
         return (self.board.tobytes(), self.temp.tobytes(), self.side)
@@ -394,18 +400,10 @@ class HexalitState(GameState):
                 out.append((word, line))
         return out
 
-    def record_tokens(self) -> list[str]:
-        """One token per turn: a roll's outcome joins the roll (``B5W6``), cube actions join
-        what follows them in the turn (``double 2 take B5W6``, ``double 4 drop``)."""
-        tokens: list[str] = []
-        joining = False
-        for action, text, _, by_chance in self._stack:
-            if tokens and (by_chance or joining):
-                tokens[-1] += text if by_chance else " " + text
-            else:
-                tokens.append(text)
-            joining = action in (DOUBLE, TAKE, DROP)
-        return tokens
+    def _joins_next(self, action: int) -> bool:
+        """One token per turn: cube actions join what follows them in the turn
+        (``double 2 take B5W6``, ``double 4 drop``); a roll's outcome joins the roll."""
+        return action in (DOUBLE, TAKE, DROP)
 
     def parse_token(self, text: str) -> list[int]:
         """The actions of one record token (one turn): a roll with its outcome (``B5W6``)
@@ -668,7 +666,3 @@ class HexalitState(GameState):
                                        self.options["max_plies"], int(count), int(seed))
 
     # ------------------------------------------------------------------ display
-    def render(self) -> Any:
-        from .render import render_state
-
-        return render_state(self)

@@ -91,6 +91,11 @@ class TrigeoState(GameState):
     def num_actions(self) -> int:
         return 2 * PROMO
 
+    @classmethod
+    def length_bound(cls, options: dict[str, Any]) -> int:
+        """``max_plies`` moves (2 more to spare, as the adapters have always counted)."""
+        return int(options["max_plies"]) + 2
+
     # ------------------------------------------------------------------ rules
     def _legal(self) -> np.ndarray:
         key = (len(self._hashes), self._hashes[-1])
@@ -260,29 +265,3 @@ class TrigeoState(GameState):
         )
         return {"plies": int(plies), "white": int(white), "black": int(black), "draw": int(draws)}
 
-    # ------------------------------------------------------------------ display
-    def render(self) -> Any:
-        from ..dice.render import render_board
-
-        last = None
-        if self._stack:
-            action = self._stack[-1][0] % PROMO
-            last = divmod(action, CELLS)
-        threatened = []
-        status = []
-        for s in (WHITE, BLACK):
-            king = int(DK.find_one(self.board, s))
-            if king >= 0 and DK.is_attacked(self.board, T.GEO, king, 1 - s, JUMP_FIELDS_TRIGEO):
-                threatened.append(king)
-                status.append(f"Eins! {SIDE_NAME[s].capitalize()}'s 1 on {T.NAMES[king]} is threatened.")
-        if self._stack:
-            status.insert(0, f"Last move: {self._stack[-1][1]}")
-        if self.is_over():
-            won = self.winner()
-            status.append(f"Game over: {won} wins." if won else "Game over: draw.")
-        else:
-            status.append(f"{SIDE_NAME[self.side].capitalize()} to move.")
-        return render_board(
-            self.board, self.side, jumps=self.JUMP_FIELDS, last_move=last, threatened=threatened, status=status,
-            title="Trigeo",
-        )

@@ -1,5 +1,29 @@
-"""Trike: a neutral pawn on a triangle of hexagons (Alek Erickson, 2020)."""
+"""Trike: a neutral pawn on a triangle of hexagons (Alek Erickson, 2020).
 
-from .state import TrikeState
+:mod:`.state` holds the game (``TrikeState``), :mod:`.kernels` the compiled rules,
+:mod:`.knowledge` what the bots know, :mod:`.web`, :mod:`.observe` and :mod:`.picture` how it
+is drawn and encoded.
+"""
 
-__all__ = ["TrikeState"]
+from ...core.spec import GameSpec
+
+SPEC = GameSpec(
+    name="trike",
+    state="ludothek.games.trike.state:TrikeState",
+    render="ludothek.games.trike.render:render_board",
+    knowledge="ludothek.games.trike.knowledge",
+    board="ludothek.games.trike.web:TrikeAdapter",
+    observation="ludothek.games.trike.observe:TrikeEncoder",
+    picture="ludothek.games.trike.picture:draw",
+    rules="ludothek.games.trike:rules.json",
+    hint={
+        "en": "Moves: a cell such as c1 (row letter from the apex, then column; the columns run diagonally "
+              "from the numbers below up to the right edge), or swap (White's first move: take over Black's stone).",
+        "de": "Züge: ein Feld wie c1 (Reihenbuchstabe von der Spitze aus, dann Spalte; die Spalten laufen schräg "
+              "von den Zahlen unten zum rechten Rand), oder swap (erster Zug von Weiß: den schwarzen Stein "
+              "übernehmen).",
+    },
+    # MCTS is stronger than alpha-beta here: the default ladder
+    opening_plies=1,  # Black's opening stone, so the pie rule decides something
+    order=10,
+)

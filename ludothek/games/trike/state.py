@@ -113,6 +113,12 @@ class TrikeState(GameState):
     def num_actions(self) -> int:
         return self.geometry.size + 1
 
+    @classmethod
+    def length_bound(cls, options: dict[str, Any]) -> int:
+        """Every cell is played at most once, plus one swap."""
+        size = int(options["size"])
+        return size * (size + 1) // 2 + 1
+
     @property
     def swap_action(self) -> int:
         return self.geometry.size
@@ -246,7 +252,3 @@ class TrikeState(GameState):
         )
         return int(plies), count
 
-    def render(self) -> Any:
-        from .render import render_board
-
-        return render_board(self)

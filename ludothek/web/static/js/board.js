@@ -1,5 +1,7 @@
-// SVG boards. The only game-specific part of the UI: it draws what the server sends
-// (geometry, pieces, legal targets) and reports clicks on cells; it knows no rules.
+// SVG boards: draws what the server sends (geometry, pieces, legal targets) and reports clicks
+// on cells; it knows no rules and no game. It branches on the board kind: the families hextri
+// (triangle of hexagons), tri66 (hexagon of 66 triangles) and grid (6x4 grid with a tray), and
+// the generic kind "cells" (any polygons with stacks of discs; see ludothek/web/boards.py).
 const NS = "http://www.w3.org/2000/svg";
 
 export function svg(tag, attrs = {}, ...children) {
@@ -69,13 +71,14 @@ export function dieFace(x, y, size, face, colour, style = "pips", temporary = fa
   return g;
 }
 
-const BITIS_COLOURS = { III: "#2f62b5", IV: "#c0392b", V: "#262626" };
+// a die seen from above with its four side faces (the grid kind's pieces)
+const GRID_DIE_COLOURS = { III: "#2f62b5", IV: "#c0392b", V: "#262626" };
 
-export function bitisDie(x, y, size, die, faces, flip = false) {
+export function gridDie(x, y, size, die, faces, flip = false) {
   const g = svg("g", { class: "piece", "pointer-events": "none" });
   g.append(svg("rect", {
     x: x - size / 2, y: y - size / 2, width: size, height: size, rx: size * 0.16,
-    fill: BITIS_COLOURS[die] || "#777", stroke: "#111", "stroke-width": size * 0.03, filter: "url(#shadow)",
+    fill: GRID_DIE_COLOURS[die] || "#777", stroke: "#111", "stroke-width": size * 0.03, filter: "url(#shadow)",
   }));
   // the four side faces as bevelled trapezoids, each with its number
   const h = size / 2, i = size * 0.27;
@@ -113,10 +116,11 @@ export function drawBoard(geometry, board, opts = {}) {
   const all = cells.flatMap((c) => c.points);
   let minX = Math.min(...all.map((p) => p[0])), maxX = Math.max(...all.map((p) => p[0]));
   let minY = Math.min(...all.map((p) => p[1])), maxY = Math.max(...all.map((p) => p[1]));
-  const map = opts.flip ? ([x, y]) => [minX + maxX - x, minY + maxY - y] : (p) => p;
   const kind = geometry.kind;
+  if (kind === "cells") [minX, minY, maxX, maxY] = [0, 0, geometry.width ?? maxX, geometry.height ?? maxY];
+  const map = opts.flip ? ([x, y]) => [minX + maxX - x, minY + maxY - y] : (p) => p;
   const unit = kind === "grid" ? 1 : kind === "tri66" ? 1.15 : 1;
-  const pad = unit * (opts.labels === false ? 0.5 : kind === "hextri" ? 1.6 + 0.42 * Math.max(1, (geometry.side || 9) / 9) : 1.2);
+  const pad = unit * (kind === "cells" ? 0.35 : opts.labels === false ? 0.5 : kind === "hextri" ? 1.6 + 0.42 * Math.max(1, (geometry.side || 9) / 9) : 1.2);
   let width = maxX - minX + 2 * pad;
   const trayWidth = kind === "grid" ? 1.8 : 0;
   const root = svg("svg", {
@@ -130,9 +134,13 @@ export function drawBoard(geometry, board, opts = {}) {
   const byName = Object.fromEntries(cells.map((c) => [c.name, c]));
 
   // frame
-  const frame = hull(all.map(map));
-  root.append(svg("polygon", {
-    points: pts(frame), fill: kind === "grid" ? "#5a4330" : "url(#wood)", stroke: kind === "grid" ? "#5a4330" : "#4f3420",
+  if (kind === "cells") {
+    root.append(svg("rect", {
+      x: minX - pad * 0.6, y: minY - pad * 0.6, width: maxX - minX + pad * 1.2, height: maxY - minY + pad * 1.2,
+      rx: pad * 0.5, fill: "url(#wood)", stroke: "#4f3420", "stroke-width": 0.06,
+    }));
+  } else root.append(svg("polygon", {
+    points: pts(hull(all.map(map))), fill: kind === "grid" ? "#5a4330" : "url(#wood)", stroke: kind === "grid" ? "#5a4330" : "#4f3420",
     "stroke-width": unit * (kind === "tri66" ? 0.9 : kind === "grid" ? 0.35 : 0.7), "stroke-linejoin": "round",
   }));
 
@@ -141,7 +149,8 @@ export function drawBoard(geometry, board, opts = {}) {
   const marked = new Set(board.marked || []);
   for (const cell of cells) {
     let fill;
-    if (kind === "hextri") fill = "#ecd8b0";
+    if (kind === "cells") fill = cell.fill || "#ecd8b0";
+    else if (kind === "hextri") fill = "#ecd8b0";
     else if (kind === "tri66") fill = marked.has(cell.name) ? (cell.up ? "#cfe2f3" : "#5f88ab") : (cell.up ? "#f3e4c6" : "#b48655");
     else fill = cell.row === 1 ? "#d9c7e6" : cell.row === 6 ? "#c9e0cf" : ((cell.row + cell.col) % 2 ? "#efe3c9" : "#e3d2b0");
     const poly = svg("polygon", {
@@ -163,6 +172,13 @@ export function drawBoard(geometry, board, opts = {}) {
         points: pts(shrink(cell.points, [cell.x, cell.y], 0.86).map(map)), fill: "rgba(47,111,176,.25)",
         stroke: "#2f6fb0", "stroke-width": unit * 0.1, "pointer-events": "none",
       }));
+    }
+    if (kind === "cells" && cell.label) {
+      const mapped = cell.points.map(map);
+      const left = Math.min(...mapped.map((p) => p[0])), top = Math.min(...mapped.map((p) => p[1]));
+      labelLayer.append(svg("text", {
+        x: left + 0.07, y: top + 0.22, "font-size": 0.2, fill: "#8a6a45", "pointer-events": "none", class: "cell-label",
+      }, document.createTextNode(cell.label)));
     }
     if (kind === "tri66" && opts.labels !== false && !(board.dice || {})[cell.name]) {
       labelLayer.append(svg("text", {
@@ -205,7 +221,21 @@ export function drawBoard(geometry, board, opts = {}) {
   }
 
   // pieces
-  if (kind === "hextri") {
+  if (kind === "cells") {
+    for (const [name, stack] of Object.entries(board.pieces || {})) {
+      const cell = byName[name]; if (!cell || !stack.length) continue;
+      const xs = cell.points.map((p) => p[0]), ys = cell.points.map((p) => p[1]);
+      const size = Math.min(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
+      // several pieces share the cell side by side, in a small square of places
+      const cols = Math.ceil(Math.sqrt(stack.length)), rows = Math.ceil(stack.length / cols);
+      const step = (size * 0.78) / Math.max(cols, rows);
+      const [cx, cy] = map([cell.x, cell.y]);
+      stack.forEach((piece, k) => {
+        const x = cx + ((k % cols) - (cols - 1) / 2) * step, y = cy + (Math.floor(k / cols) - (rows - 1) / 2) * step;
+        pieceLayer.append(disc(x, y, step * 0.46, piece));
+      });
+    }
+  } else if (kind === "hextri") {
     for (const [name, colour] of Object.entries(board.stones || {})) {
       const cell = byName[name]; if (!cell) continue;
       const [x, y] = map([cell.x, cell.y]);
@@ -230,7 +260,7 @@ export function drawBoard(geometry, board, opts = {}) {
     for (const [name, info] of Object.entries(board.dice || {})) {
       const cell = byName[name]; if (!cell) continue;
       const [x, y] = map([cell.x, cell.y]);
-      pieceLayer.append(bitisDie(x, y, 0.86, info.die, info.faces, opts.flip));
+      pieceLayer.append(gridDie(x, y, 0.86, info.die, info.faces, opts.flip));
       if (board.last === info.die) {
         pieceLayer.append(svg("rect", { x: x - 0.47, y: y - 0.47, width: 0.94, height: 0.94, rx: 0.16, fill: "none", stroke: "#e0a020", "stroke-width": 0.05, "stroke-dasharray": "0.08 0.05", "pointer-events": "none" }));
       }
@@ -240,7 +270,7 @@ export function drawBoard(geometry, board, opts = {}) {
       const x = maxX + pad + 0.7, y = minY + 0.8 + k * 1.6;
       const id = `tray:${die}`;
       const group = svg("g", { class: "piece" + (sources.has(id) ? " src" : ""), "data-cell": id });
-      group.append(bitisDie(x, y, 0.9, die, null));
+      group.append(gridDie(x, y, 0.9, die, null));
       if (opts.selected === id) group.append(svg("rect", { x: x - 0.55, y: y - 0.55, width: 1.1, height: 1.1, rx: 0.2, fill: "none", stroke: "#2f6fb0", "stroke-width": 0.08 }));
       const hit = svg("rect", { x: x - 0.5, y: y - 0.5, width: 1, height: 1, fill: "transparent", "data-cell": id, class: sources.has(id) ? "cell src" : "cell" });
       if (opts.onCell) hit.addEventListener("click", () => opts.onCell(id));
@@ -259,12 +289,34 @@ export function drawBoard(geometry, board, opts = {}) {
   for (const name of targets) {
     const cell = byName[name]; if (!cell) continue;
     const [x, y] = map([cell.x, cell.y]);
-    const occupied = (board.stones && board.stones[name]) || (board.dice && board.dice[name]);
+    const occupied = (board.stones && board.stones[name]) || (board.dice && board.dice[name])
+      || (board.pieces && board.pieces[name] && board.pieces[name].length);
     pieceLayer.append(occupied
       ? svg("circle", { cx: x, cy: y, r: 0.55 * unit, fill: "none", stroke: "rgba(47,111,176,.85)", "stroke-width": 0.11 * unit, class: "tgt-dot" })
       : svg("circle", { cx: x, cy: y, r: (kind === "grid" ? 0.16 : 0.24) * unit, fill: "rgba(47,111,176,.6)", class: "tgt-dot" }));
   }
   return root;
+}
+
+// one piece of the "cells" kind: a disc with an optional label
+function disc(x, y, r, piece) {
+  const fill = piece.fill || "#ffffff";
+  const g = svg("g", { class: "piece", "pointer-events": "none" },
+    svg("circle", { cx: x, cy: y, r, fill, stroke: piece.stroke || "#222222", "stroke-width": r * 0.12, filter: "url(#shadow)" }));
+  if (piece.label !== undefined && piece.label !== null && piece.label !== "") {
+    g.append(svg("text", {
+      x, y: y + r * 0.36, "text-anchor": "middle", "font-size": r * 1.0, "font-weight": "700", fill: dark(fill) ? "#ffffff" : "#222222",
+    }, document.createTextNode(String(piece.label))));
+  }
+  return g;
+}
+
+// whether a colour (#rgb or #rrggbb) is dark enough for light text on it
+function dark(colour) {
+  let hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(colour) ? colour.slice(1) : "ffffff";
+  if (hex.length === 3) hex = [...hex].map((c) => c + c).join("");
+  const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  return 0.299 * r + 0.587 * g + 0.114 * b < 140;
 }
 
 function shrink(points, [cx, cy], factor) {

@@ -1,6 +1,6 @@
 // The game page: board, moves, clocks, offers, move list, replay. Live over a websocket.
 import { api, el, t, colourName, tokens, navigate, getLang } from "./app.js";
-import { drawBoard, bitisDie, dieFace, svg } from "./board.js";
+import { drawBoard, gridDie, dieFace, svg } from "./board.js";
 
 const SWATCH = { black: "#222", white: "#f5f0e6", a: "#3b7d4f", b: "#7b5aa6" };
 
@@ -135,7 +135,7 @@ function choose(page, candidates) {
     let content = m.move;
     if (page.geometry.kind === "grid" && m.choice) {
       const pic = svg("svg", { viewBox: "-0.55 -0.55 1.1 1.1", width: 76, height: 76 });
-      pic.append(bitisDie(0, 0, 1, m.die, m.choice.split("").map(Number)));
+      pic.append(gridDie(0, 0, 1, m.die, m.choice.split("").map(Number)));
       content = pic;
     } else if (page.geometry.kind === "tri66") {
       content = m.choice ? t("promote_to") : t("stay");
@@ -265,8 +265,9 @@ function render(page, boardWrap, side, draw) {
   }
   if (v.tags && v.tags.StartRoll) side.append(el("div", { class: "note" }, t("start_roll", { rolls: v.tags.StartRoll })));
   if (shown.last && shown.last.kind === "roll" && shown.history && shown.history.length) {
+    // the roll's outcome follows the roll in its record token (after any cube actions)
     const token = shown.history.at(-1).text;
-    const face = token.slice(shown.last.move.length).replace(/[\^+#]/g, "");
+    const face = token.slice(token.lastIndexOf(shown.last.move) + shown.last.move.length).replace(/[\^+#]/g, "");
     if (face) {
       const pic = svg("svg", { viewBox: "-0.6 -0.6 1.2 1.2", width: 34, height: 34 });
       const colour = shown.history.at(-1).colour;
@@ -289,7 +290,7 @@ function render(page, boardWrap, side, draw) {
       } else if (m.kind === "roll" && m.from === page.selected) {
         any = true;
         offers.append(el("button", { class: "btn primary", id: "roll", "data-move": m.move, onclick: () => play(page, m.move) }, `\u2684 ${t("roll")} (${m.from})`));
-      } else if (m.kind === "other") {
+      } else if (m.kind === "other" || (!m.from && !m.to && m.kind !== "cube")) {  // no cell to click
         any = true;
         offers.append(el("button", { class: "btn", "data-move": m.move, onclick: () => play(page, m.move) }, m.move));
       }
@@ -359,9 +360,14 @@ function render(page, boardWrap, side, draw) {
   const list = el("div", { class: "card movelist" }, el("h3", { style: "margin-top:0" }, t("moves")));
   if (!v.history.length) list.append(el("div", { class: "note" }, t("no_moves_yet")));
   const table = el("table", { id: "movelist" });
-  for (let i = 0; i < v.history.length; i += 2) {
-    const row = el("tr", {}, el("td", { class: "n" }, `${i / 2 + 1}.`));
-    for (const k of [i, i + 1]) {
+  // chance actions before anyone moved (an opening roll) stand before move 1, unnumbered
+  let first = 0;
+  while (first < v.history.length && v.history[first].colour === null) first++;
+  const rows = [...Array(first).keys()].map((k) => ["", [k]]);
+  for (let i = first; i < v.history.length; i += 2) rows.push([`${(i - first) / 2 + 1}.`, [i, i + 1]]);
+  for (const [number, indices] of rows) {
+    const row = el("tr", {}, el("td", { class: "n" }, number));
+    for (const k of indices) {
       if (k >= v.history.length) { row.append(el("td")); continue; }
       const current = page.replay ? page.replayIndex === k : k === v.history.length - 1;
       row.append(el("td", {}, el("span", { class: "mv" + (current ? " cur" : ""), "data-index": k, onclick: () => replayTo(page, k) }, v.history[k].text)));

@@ -2,33 +2,28 @@
 import { api, el, t, colourName, tokens, navigate, getLang } from "./app.js";
 import { boardPicture } from "./board.js";
 
-const ALL = ["trike", "trigeo", "hexalit", "bitis"];
 const form = { game: null, options: {}, first: "high", opponent: "hotseat", bot: "random", seat: 0, minutes: 0, increment: 0 };
 
 export async function renderHome(root) {
   const { games, bots } = await api("GET", "/api/catalog");
   const byName = Object.fromEntries(games.map((g) => [g.name, g]));
-  if (!form.game || !byName[form.game]) form.game = byName.trike ? "trike" : games.length ? games[0].name : null;
+  // the catalogue comes in display order: the first game is the default
+  if (!form.game || !byName[form.game]) form.game = games.length ? games[0].name : null;
   const lang = getLang();
   root.append(el("h1", {}, t("choose_game")), el("p", { class: "sub" }, t("tagline")));
   const cards = el("div", { class: "games" });
   root.append(cards);
   const setup = el("div", { class: "setup" });
   root.append(setup);
-  const names = [...ALL.filter((n) => byName[n]), ...games.map((g) => g.name).filter((n) => !ALL.includes(n)), ...ALL.filter((n) => !byName[n])];
-  for (const name of names) {
-    const info = byName[name];
-    const card = el("div", { class: "card game-card" + (info ? "" : " soon") + (form.game === name ? " chosen" : ""), "data-game": name },
-      el("div", { class: "pic" }), el("div", { class: "name" }, info ? info.title[lang] || info.title.en : name[0].toUpperCase() + name.slice(1)));
-    if (info) {
-      card.addEventListener("click", () => { form.game = name; form.options = {}; renderHomeAgain(root); });
-      const small = info.options.some((o) => o.name === "size") ? "&o.size=7" : "";
-      api("GET", `/api/preview?game=${name}${small}`).then((p) => {
-        card.querySelector(".pic").append(boardPicture(p));
-      }).catch(() => {});
-    } else {
-      card.querySelector(".pic").append(el("div", { class: "note", style: "height:150px;display:flex;align-items:center;justify-content:center" }, "…"));
-    }
+  for (const info of games) {
+    const name = info.name;
+    const card = el("div", { class: "card game-card" + (form.game === name ? " chosen" : ""), "data-game": name },
+      el("div", { class: "pic" }), el("div", { class: "name" }, info.title[lang] || info.title.en));
+    card.addEventListener("click", () => { form.game = name; form.options = {}; renderHomeAgain(root); });
+    const small = info.options.some((o) => o.name === "size") ? "&o.size=7" : "";
+    api("GET", `/api/preview?game=${name}${small}`).then((p) => {
+      card.querySelector(".pic").append(boardPicture(p));
+    }).catch(() => {});
     cards.append(card);
   }
   if (!form.game) return null;
@@ -36,7 +31,7 @@ export async function renderHome(root) {
 
   // options
   const optionsBox = el("div", { class: "card" }, el("h2", {}, `${game.title[lang] || game.title.en} — ${t("options")}`),
-    el("p", { class: "note" }, el("a", { href: `/rules/${game.name}`, "data-link": true }, `${t("rules_title")}: ${game.title[lang] || game.title.en} →`)));
+    game.rules ? el("p", { class: "note" }, el("a", { href: `/rules/${game.name}`, "data-link": true }, `${t("rules_title")}: ${game.title[lang] || game.title.en} →`)) : null);
   for (const option of game.options) {
     if (option.name === "first") continue;
     const id = `opt-${option.name}`;

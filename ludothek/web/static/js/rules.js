@@ -2,22 +2,24 @@
 import { api, el, t, getLang } from "./app.js";
 import { boardPicture } from "./board.js";
 
-let rulesText = null;
+const pages = new Map(); // game -> its rules page, fetched once
 
 export async function renderRules(root, game) {
-  if (!rulesText) rulesText = await (await fetch("/static/rules.json")).json();
   const { games } = await api("GET", "/api/catalog");
-  const available = new Set(games.map((g) => g.name));
-  const names = ["trike", "trigeo", "hexalit", "bitis"];
-  game = names.includes(game) ? game : "trike";
+  // the tabs: the games with a rules page, in the catalogue's order
+  const withRules = games.filter((g) => g.rules);
   const lang = getLang();
   root.append(el("h1", {}, t("rules_title")));
-  root.append(el("div", { class: "tabs" }, names.map((n) => el("a", { href: `/rules/${n}`, "data-link": true, class: n === game ? "on" : "" }, rulesText[n].title[lang]))));
+  if (!withRules.length) return null;
+  if (!withRules.some((g) => g.name === game)) game = withRules[0].name;
+  if (!pages.has(game)) pages.set(game, await api("GET", `/api/rules/${game}`));
+  const page = pages.get(game);
+  root.append(el("div", { class: "tabs" }, withRules.map((g) => el("a", { href: `/rules/${g.name}`, "data-link": true, class: g.name === game ? "on" : "" }, g.title[lang] || g.title.en))));
   const body = el("div", { class: "card rules", id: "rules" });
-  for (const [kind, content, caption] of rulesText[game][lang]) {
+  for (const [kind, content, caption] of page[lang] || page.en) {
     if (kind === "h") body.append(el("h3", {}, content));
     else if (kind === "p") body.append(el("p", {}, content));
-    else if (kind === "fig" && available.has(game)) {
+    else if (kind === "fig") {
       const figure = el("figure", {}, el("div", { class: "pic" }), el("figcaption", {}, caption));
       // float the picture beside the paragraph before it
       if (body.lastElementChild && body.lastElementChild.tagName === "P") body.insertBefore(figure, body.lastElementChild);

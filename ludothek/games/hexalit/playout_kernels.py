@@ -8,10 +8,10 @@ Monte Carlo sample; the agent never sees the game's future rolls.
 import numpy as np
 from numba import njit
 
-from ..games.dice.kernels import CELLS, MAX_MOVES, NO_JUMPS, count_ones, gen_moves
-from ..games.hexalit.kernels import ROLL, gebot_cell, play_move, play_roll, turn_actions
-from ..boards.triangle66 import G_ROW
-from .kernels_dice import FACE_VALUE, one_safety
+from ..dice.kernels import CELLS, MAX_MOVES, NO_JUMPS, count_ones, gen_moves
+from .kernels import ROLL, gebot_cell, play_move, play_roll, turn_actions
+from ...boards.triangle66 import G_ROW
+from ..dice.eval_kernels import FACE_VALUE, one_safety
 
 
 @njit(cache=True)

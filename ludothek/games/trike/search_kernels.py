@@ -5,7 +5,7 @@ rules implementation. Colours are 1 (black) and 2 (white) as there."""
 import numpy as np
 from numba import njit
 
-from ..games.trike.kernels import EMPTY, has_move, points, targets
+from .kernels import EMPTY, has_move, points, targets
 
 
 @njit(cache=True)

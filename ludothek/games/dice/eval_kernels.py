@@ -8,8 +8,8 @@ pawn units for White (positive = good for White).
 import numpy as np
 from numba import njit
 
-from ..boards.triangle66 import G_ROW, G_TOUCH
-from ..games.dice.kernels import CELLS, MAX_MOVES, find_one, gen_moves, is_attacked
+from ...boards.triangle66 import G_ROW, G_TOUCH
+from .kernels import CELLS, MAX_MOVES, find_one, gen_moves, is_attacked
 
 # material by face: the 1 is the king (not counted; its safety is), 2 pawn .. 6 queen
 FACE_VALUE = np.array([0.0, 0.0, 1.0, 3.0, 3.5, 5.0, 9.0])

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import random
 
-from ..boards import triangle66 as T
-from ..games.dice.kernels import CELLS, JUMP_FIELDS_TRIGEO, PROMO, ZOBRIST
-from ..games.trigeo import kernels
-from . import kernels_dice, kernels_trigeo
+from ...boards import triangle66 as T
+from ..dice.kernels import CELLS, JUMP_FIELDS_TRIGEO, PROMO, ZOBRIST
+from . import kernels
+from ..dice import eval_kernels
+from . import playout_kernels
 
 #: plies a guided playout runs before the evaluation judges the position
 HORIZON = 24
@@ -32,7 +33,7 @@ def random_rollout(state, rng: random.Random) -> float:
 
 
 def rollout(state, rng: random.Random) -> float:
-    value = kernels_trigeo.guided_playout(state.board, T.GEO, JUMP_FIELDS_TRIGEO, state.side, _plies_left(state),
+    value = playout_kernels.guided_playout(state.board, T.GEO, JUMP_FIELDS_TRIGEO, state.side, _plies_left(state),
                                           HORIZON, rng.getrandbits(31))
     return _sign(state) * value
 
@@ -40,10 +41,10 @@ def rollout(state, rng: random.Random) -> float:
 def evaluate(state) -> float:
     if state.is_over():
         return state.returns()[0]
-    pawns = kernels_dice.evaluate_white(state.board, T.GEO, JUMP_FIELDS_TRIGEO, True)
+    pawns = eval_kernels.evaluate_white(state.board, T.GEO, JUMP_FIELDS_TRIGEO, True)
     # the side to move has the tempo
     pawns += 0.15 if state.side == 0 else -0.15
-    return _sign(state) * float(kernels_trigeo.squash(pawns))
+    return _sign(state) * float(playout_kernels.squash(pawns))
 
 
 def order(state, actions: list[int]) -> list[int]:

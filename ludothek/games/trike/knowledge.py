@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from ..games.trike import kernels
-from . import kernels_trike
+from . import kernels
+from . import search_kernels
 
 
 def _black_sign(state) -> float:
@@ -25,7 +25,7 @@ def random_rollout(state, rng: random.Random) -> float:
 
 def rollout(state, rng: random.Random) -> float:
     neighbours, board, pawn, colour, swap = _position(state)
-    black_wins = kernels_trike.guided_playout(neighbours, board, pawn, colour, swap, rng.getrandbits(31))
+    black_wins = search_kernels.guided_playout(neighbours, board, pawn, colour, swap, rng.getrandbits(31))
     return _black_sign(state) * (1.0 if black_wins else -1.0)
 
 
@@ -33,7 +33,7 @@ def evaluate(state) -> float:
     if state.is_over():
         return state.returns()[0]
     neighbours, board, pawn, colour, _ = _position(state)
-    mover = kernels_trike.evaluate_mover(neighbours, board, pawn, colour)
+    mover = search_kernels.evaluate_mover(neighbours, board, pawn, colour)
     # the colour to move, as a sign for seat 0
     sign = _black_sign(state) * (1.0 if colour == 1 else -1.0)
     return sign * mover
@@ -41,20 +41,20 @@ def evaluate(state) -> float:
 
 def compiled_search(agent, state, clock):
     """The whole MCTS in a kernel once the pie rule is settled; ``None`` before that."""
-    from . import mcts_trike
+    from . import mcts
 
-    if not mcts_trike.applicable(state):
+    if not mcts.applicable(state):
         return None
-    return mcts_trike.search(state, clock, agent.rng, agent.exploration)
+    return mcts.search(state, clock, agent.rng, agent.exploration)
 
 
 def warm_up() -> None:
     """Load the compiled search once (a tiny search on a small board)."""
-    from ..games.trike.state import TrikeState
-    from .budget import Budget
-    from . import mcts_trike
+    from .state import TrikeState
+    from ...ai.budget import Budget
+    from . import mcts
 
     state = TrikeState(size=7)
     state.play("d2")
     state.play("d3")
-    mcts_trike.search(state, Budget(iterations=4).clock(), random.Random(0), 1.0)
+    mcts.search(state, Budget(iterations=4).clock(), random.Random(0), 1.0)

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import random
 
-from ..boards import triangle66 as T
-from ..games.dice.kernels import CELLS
-from ..games.hexalit import kernels
-from . import eval_generic, kernels_hexalit
-from .walk import sample_outcome
+from ...boards import triangle66 as T
+from ..dice.kernels import CELLS
+from . import kernels
+from ...ai import eval_generic
+from . import playout_kernels
+from ...ai.walk import sample_outcome
 
 #: turns a guided playout runs before the evaluation judges the position
 HORIZON = 24
@@ -47,7 +48,7 @@ def _random(state, rng) -> float:
 
 
 def _guided(state, rng) -> float:
-    value = kernels_hexalit.guided_playout(state.board, state.temp, T.GEO, state.side, _plies_left(state), HORIZON,
+    value = playout_kernels.guided_playout(state.board, state.temp, T.GEO, state.side, _plies_left(state), HORIZON,
                                            rng.getrandbits(31))
     return _sign(state) * value
 
@@ -63,9 +64,9 @@ def rollout(state, rng: random.Random) -> float:
 def evaluate(state) -> float:
     if state.is_over():
         return state.returns()[0]
-    pawns = kernels_hexalit.evaluate_white(state.board, state.temp, T.GEO)
+    pawns = playout_kernels.evaluate_white(state.board, state.temp, T.GEO)
     pawns += 0.15 if state.side == 0 else -0.15
-    return _sign(state) * float(kernels_hexalit.squash(pawns))
+    return _sign(state) * float(playout_kernels.squash(pawns))
 
 
 def order(state, actions: list[int]) -> list[int]:

@@ -1,4 +1,4 @@
-"""Trike's compiled MCTS driver: runs :func:`.kernels_trike_mcts.simulate` in chunks
+"""Trike's compiled MCTS driver: runs :func:`.mcts_kernels.simulate` in chunks
 against the clock and turns the tree's root into an :class:`Analysis`.
 
 Used by :class:`ludothek.ai.mcts.MCTSAgent` once the pie rule is settled (from White's
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Analysis
-from .kernels_trike_mcts import ACTION, COUNT, FIRST, VISITS, Tree, simulate
+from ...ai.base import Analysis
+from .mcts_kernels import ACTION, COUNT, FIRST, VISITS, Tree, simulate
 
 MAX_NODES = 3_000_000
 

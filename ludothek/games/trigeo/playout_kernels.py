@@ -3,15 +3,15 @@ and the dice kernels): no second rules implementation.
 
 A guided playout plays a winning move when there is one (after it the opponent has no
 legal move), prefers captures, and stops after ``horizon`` plies to score the position with
-:func:`ludothek.ai.kernels_dice.evaluate_white`, squashed into (-1, 1).
+:func:`ludothek.games.dice.eval_kernels.evaluate_white`, squashed into (-1, 1).
 """
 
 import numpy as np
 from numba import njit
 
-from ..games.dice.kernels import MAX_MOVES, apply_move, find_one, has_escape, is_attacked, undo_move
-from ..games.trigeo.kernels import legal_moves
-from .kernels_dice import evaluate_white
+from ..dice.kernels import MAX_MOVES, apply_move, find_one, has_escape, is_attacked, undo_move
+from .kernels import legal_moves
+from ..dice.eval_kernels import evaluate_white
 
 
 @njit(cache=True)

@@ -5,7 +5,7 @@ Player 0 is A (wins on row 1, loses on row 6), player 1 is B (the other way roun
 import numpy as np
 from numba import njit
 
-from ..games.bitis.kernels import MAX_MOVES, ROW, decode, ended_by_placement, gen_moves
+from .kernels import MAX_MOVES, ROW, decode, ended_by_placement, gen_moves
 
 
 @njit(cache=True)

@@ -4,15 +4,15 @@ game is a plain alternation of Black and White).
 The tree lives in flat arrays (:class:`Tree`); the kernel runs a number of simulations and
 returns, so the caller can watch the clock between calls and the tree stays. Values are
 sums of playout results for Black (+1 Black wins, -1 White wins). Moves are the game's
-own (``targets``); playouts are :func:`ludothek.ai.kernels_trike.play_out`; a move that ends
+own (``targets``); playouts are :func:`ludothek.ai.search_kernels.play_out`; a move that ends
 the game is valued exactly (``_ending``) and proven results propagate (MCTS-solver).
 """
 
 import numpy as np
 from numba import njit
 
-from ..games.trike.kernels import points, targets
-from .kernels_trike import _ending, play_out
+from .kernels import points, targets
+from .search_kernels import _ending, play_out
 
 # tree arrays: first child, number of children, the action into the node, visits,
 # value sum for Black, proven result for Black (0 unknown, +1, -1)

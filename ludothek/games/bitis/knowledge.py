@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from ..games.bitis import kernels
-from . import kernels_bitis
+from . import kernels
+from . import playout_kernels
 
 #: a guided playout longer than this counts as a draw (repetition is not tracked in it)
 MAX_PLAYOUT = 200
@@ -24,7 +24,7 @@ def random_rollout(state, rng: random.Random) -> float:
 
 
 def rollout(state, rng: random.Random) -> float:
-    value = kernels_bitis.guided_playout(state.cells, state.ors, state.last, state.mover, MAX_PLAYOUT,
+    value = playout_kernels.guided_playout(state.cells, state.ors, state.last, state.mover, MAX_PLAYOUT,
                                          rng.getrandbits(31))
     return _sign(state) * value
 
@@ -32,5 +32,5 @@ def rollout(state, rng: random.Random) -> float:
 def evaluate(state) -> float:
     if state.is_over():
         return state.returns()[0]
-    mover = kernels_bitis.evaluate_mover(state.cells, state.ors, state.last, state.mover)
+    mover = playout_kernels.evaluate_mover(state.cells, state.ors, state.last, state.mover)
     return _sign(state) * (mover if state.mover == 0 else -mover)

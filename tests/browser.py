@@ -1,0 +1,65 @@
+"""What the browser tests share: Debian's Chromium driven by Playwright against
+``ludothek serve``. Never downloads a browser: /usr/bin/chromium (``scripts/install-browser.sh``);
+a test module importing this is skipped with a reason when it is missing. Screenshots go to
+tests/artifacts/ (ignored by git).
+
+The fixtures ``server``, ``browser`` and ``page`` are registered by tests/conftest.py; a browser
+test module calls :func:`require_browser` at import and gets Playwright's sync API back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .servers import Server
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).parent / "artifacts"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+
+def require_browser():
+    """Skip the calling test module, with the reason, unless Chromium and Playwright are
+    installed; Playwright's sync API."""
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed at /usr/bin/chromium (run scripts/install-browser.sh)",
+                    allow_module_level=True)
+    return pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    db = tmp_path_factory.mktemp("web") / "browser.sqlite3"
+    # the rate limits stay on, raised above what a script clicking without pause needs
+    running = Server(str(db), "--rate-limits", "move=100/second")
+    yield running.base
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with require_browser().sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture()
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("dialog", lambda dialog: dialog.accept())
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / ".gitignore").write_text("*\n")
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))

@@ -1,0 +1,268 @@
+"""The Race (Wettlauf) game state: rules, notation and position strings (``rules.json``)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Hashable
+
+from ludothek.core.errors import GameOver, IllegalMove, ParseError, PositionError, shown
+from ludothek.core.options import Option, resolve
+from ludothek.core.protocol import CHANCE, TERMINAL, GameState, RecordEntry
+
+from .track import HOME, START, describe, parse_square, square_name
+
+FACES = (1, 2, 3)
+#: the first chance action: the die showing 1 (then 2, 3)
+ROLL = HOME
+NUM_ACTIONS = ROLL + len(FACES)
+WHITE, BLACK = 0, 1
+SIDE_LETTERS = ("w", "b")
+_MOVE = re.compile(r"^([a-z0-9]+)\s*(?:-\s*([a-z0-9]+))?\s*(\*?)$", re.IGNORECASE)
+
+Tokens = tuple[tuple[int, int], tuple[int, int]]
+
+
+def _ordered(squares: list[int] | tuple[int, ...]) -> tuple[int, int]:
+    """One side's two tokens, the one further ahead first (tokens of a side are alike)."""
+    first, second = sorted(squares, reverse=True)
+    return first, second
+
+
+class RaceState(GameState):
+    """Race: two tokens a side run along twelve squares; a die of 1 … 3 decides how far.
+
+    A turn is a roll of the die (a chance node: 1, 2 or 3, each with probability 1/3) and
+    then a move of one of the side's tokens that is not home yet. The game starts with
+    White's roll.
+
+    Actions (``num_actions = 16``):
+
+    ========  ================================================================
+    0 … 12    move the token on that square (0 = the start) forward by the roll
+    13 … 15   chance outcome: the die shows 1, 2 or 3
+    ========  ================================================================
+
+    Notation: a move is the square a token leaves, ``-``, the square it reaches, and ``*``
+    if it sends a lone opposing token back to the start: ``s-2``, ``4-7*``, ``11-h``
+    (``s`` is the start, ``h`` home). Typing only the square a token leaves (``4``) names
+    the same move; the roll decides where it goes. A roll's outcome is its number, ``1`` …
+    ``3``; a record writes it after the move before it, ``s-2/3``, and the game's first
+    roll alone.
+
+    Position strings: ``<white's tokens> <black's tokens> <side to move> <roll>``, each
+    side's two squares with a comma, the one further ahead first, the side ``w`` or ``b``
+    and the roll ``1`` … ``3`` or ``-`` while the die is still to be rolled: the start is
+    ``s,s s,s w -``.
+
+    Seat 0 is White, seat 1 Black. Option ``max_plies``: the game is drawn after this many
+    moves from the setup position (a roll is not counted).
+    """
+
+    name = "wettlauf"
+    title = {"en": "Race", "de": "Wettlauf"}
+    colours = ("white", "black")
+    OPTIONS = (
+        Option("max_plies", int, 200, "the game is drawn after this many moves (rolls not counted)",
+               min=1, max=100_000),
+    )
+
+    # ------------------------------------------------------------------ set-up
+    def _init(self, tokens: Tokens, side: int, roll: int) -> None:
+        #: per side, its two tokens' squares (0 start, 1 … 12 the track, 13 home), ahead first
+        self.tokens: Tokens = tokens
+        self.side = side
+        #: what the die shows for the side to move; 0 while it is still to be rolled
+        self.roll = roll
+        #: moves made since the setup position
+        self.turns = 0
+
+    def _setup_start(self) -> None:
+        self._init(((START, START), (START, START)), WHITE, 0)
+
+    def _setup_position(self, text: str) -> None:
+        fields = text.split()
+        if len(fields) != 4:
+            raise PositionError(
+                f"a position has 4 fields (white's tokens, black's tokens, the side to move and the roll), "
+                f"e.g. 's,s s,s w -', not {len(fields)}"
+            )
+        tokens = (self._parse_tokens(fields[0], "white"), self._parse_tokens(fields[1], "black"))
+        letter = fields[2].lower()
+        if letter not in SIDE_LETTERS:
+            raise PositionError(f"the side to move must be w (white) or b (black), not {shown(fields[2])}")
+        side = SIDE_LETTERS.index(letter)
+        if fields[3] == "-":
+            roll = 0
+        elif fields[3] in ("1", "2", "3"):
+            roll = int(fields[3])
+        else:
+            raise PositionError(f"the roll must be 1, 2 or 3, or '-' before the die is rolled, not {shown(fields[3])}")
+        home = [all(square == HOME for square in mine) for mine in tokens]
+        if all(home):
+            raise PositionError("both sides have both tokens home: the game ends when the first side brings its "
+                                "second token home")
+        for winner in (WHITE, BLACK):
+            if home[winner] and (side == winner or roll):
+                raise PositionError(
+                    f"{self.colours[winner]} has both tokens home and has won: the game is over, so "
+                    f"{self.colours[1 - winner]} is to move and the die is not rolled ('-')"
+                )
+        self._init(tokens, side, roll)
+
+    def _parse_tokens(self, text: str, colour: str) -> tuple[int, int]:
+        items = text.split(",")
+        if len(items) != 2:
+            raise PositionError(
+                f"{colour}'s tokens {shown(text)} must be two squares with a comma between, e.g. 's,5'"
+            )
+        try:
+            return _ordered([parse_square(item, PositionError) for item in items])
+        except PositionError as exc:
+            raise PositionError(f"{colour}'s tokens: {exc}") from None
+
+    @property
+    def num_actions(self) -> int:
+        return NUM_ACTIONS
+
+    @classmethod
+    def length_bound(cls, options: dict[str, Any]) -> int:
+        """A roll and a move per turn, ``max_plies`` moves at most."""
+        return 2 * resolve(cls.name, cls.OPTIONS, dict(options))["max_plies"]
+
+    # ------------------------------------------------------------------ rules
+    def _won(self) -> int | None:
+        for side in (WHITE, BLACK):
+            if self.tokens[side] == (HOME, HOME):
+                return side
+        return None
+
+    def is_over(self) -> bool:
+        return self._won() is not None or self.turns >= self.options["max_plies"]
+
+    def winner(self) -> str | None:
+        won = self._won()
+        return None if won is None else self.colours[won]
+
+    def current_player(self) -> int:
+        if self.is_over():
+            return TERMINAL
+        return CHANCE if self.roll == 0 else self.side
+
+    def legal_actions(self) -> list[int]:
+        if self.is_over():
+            return []
+        if self.roll == 0:
+            return [ROLL + face - 1 for face in FACES]
+        return sorted({square for square in self.tokens[self.side] if square != HOME})
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.roll or self.is_over():
+            return []
+        return [(ROLL + face - 1, 1 / len(FACES)) for face in FACES]
+
+    def target(self, square: int) -> int:
+        """Where a token on ``square`` goes with the roll: passing square 12 is home."""
+        return min(square + self.roll, HOME)
+
+    def captures(self, square: int) -> bool:
+        """Whether moving the token on ``square`` lands on a lone opposing token."""
+        to = self.target(square)
+        return START < to < HOME and self.tokens[1 - self.side].count(to) == 1
+
+    def _apply(self, action: int) -> Any:
+        saved = (self.tokens, self.side, self.roll, self.turns)
+        if action >= ROLL:
+            self.roll = action - ROLL + 1
+            return saved
+        to = self.target(action)
+        mine = list(self.tokens[self.side])
+        mine[mine.index(action)] = to
+        theirs = list(self.tokens[1 - self.side])
+        if self.captures(action):
+            theirs[theirs.index(to)] = START
+        mine, theirs = _ordered(mine), _ordered(theirs)
+        self.tokens = (mine, theirs) if self.side == WHITE else (theirs, mine)
+        self.side = 1 - self.side
+        self.roll = 0
+        self.turns += 1
+        return saved
+
+    def _unapply(self, token: Any) -> None:
+        self.tokens, self.side, self.roll, self.turns = token
+
+    # ------------------------------------------------------------------ notation
+    def position(self) -> str:
+        white, black = (",".join(square_name(s) for s in mine) for mine in self.tokens)
+        return f"{white} {black} {SIDE_LETTERS[self.side]} {self.roll or '-'}"
+
+    def key(self) -> Hashable:
+        return self.tokens, self.side, self.roll
+
+    def action_to_str(self, action: int) -> str:
+        action = self.checked_action(action)
+        if action >= ROLL:
+            return str(action - ROLL + 1)
+        if not self.roll:  # no roll yet: only the square the token leaves is known
+            return square_name(action)
+        return f"{square_name(action)}-{square_name(self.target(action))}{'*' if self.captures(action) else ''}"
+
+    def parse_move(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise ParseError(f"a move must be text, not {type(text).__name__}")
+        raw = text.strip()
+        if not raw:
+            raise ParseError("the move is empty")
+        if self.is_over():
+            raise GameOver(f"cannot play {shown(raw)}: the game is over ({self.result()})")
+        if not self.roll:
+            if raw not in ("1", "2", "3"):
+                raise ParseError(f"{shown(raw)}: the die is being rolled; give the number it shows, 1, 2 or 3")
+            return ROLL + int(raw) - 1
+        match = _MOVE.match(raw)
+        if not match:
+            raise ParseError(
+                f"{shown(raw)} is not a move: write the square a token leaves and the square it reaches, "
+                "e.g. s-2 or 11-h (or only the square it leaves)"
+            )
+        frm = parse_square(match.group(1))
+        me = self.colours[self.side]
+        if frm == HOME:
+            raise IllegalMove(f"{shown(raw)} is not legal: a token at home (h) has finished its race")
+        if frm not in self.tokens[self.side]:
+            raise IllegalMove(f"{shown(raw)} is not legal: {me} has no token on {describe(frm)}")
+        to = self.target(frm)
+        if match.group(2) is not None and parse_square(match.group(2)) != to:
+            raise IllegalMove(
+                f"{shown(raw)} is not legal: the die shows {self.roll}, so the token on {describe(frm)} "
+                f"reaches {describe(to)}"
+            )
+        if match.group(3) and not self.captures(frm):
+            raise IllegalMove(
+                f"{shown(raw)} is marked '*' (a capture), but {describe(to)} holds no lone "
+                f"{self.colours[1 - self.side]} token"
+            )
+        return frm
+
+    def parse_token(self, text: str) -> list[int]:
+        """A record token: one action, or a move and the roll after it (``s-2/3``)."""
+        if not isinstance(text, str):
+            raise ParseError(f"a move must be text, not {type(text).__name__}")
+        move, slash, face = text.partition("/")
+        if not slash:
+            return [self.parse_move(text)]
+        if not move.strip():
+            raise ParseError(f"{shown(text)}: the roll after '/' follows a move, e.g. s-2/3")
+        first = self.parse_move(move)
+        saved = self._apply(first)
+        try:
+            if self.is_over():
+                raise GameOver(f"{shown(text)}: the game is over after {move.strip()}, no roll follows it")
+            second = self.parse_move(face)
+        finally:
+            self._unapply(saved)
+        return [first, second]
+
+    def record_entries(self) -> list[RecordEntry]:
+        """As every game writes them, with a ``/`` between a move and the roll after it."""
+        return [entry._replace(text="/".join(entry.parts)) if len(entry.parts) > 1 else entry
+                for entry in super().record_entries()]
