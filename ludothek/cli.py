@@ -6,6 +6,7 @@ import json
 import math
 import random
 import re
+import secrets
 import sys
 import time
 from typing import Any
@@ -13,6 +14,7 @@ from typing import Any
 import click
 
 from . import i18n
+from .core import fairdice
 from .core.errors import LudothekError
 from .core.options import parse_assignments
 from .core.protocol import CHANCE, GameState
@@ -289,6 +291,34 @@ def replay(path: str) -> None:
     console.print(f"result: {record.result}")
 
 
+@main.command(context_settings=CONTEXT)
+@click.argument("path", type=FilePath(), metavar="RECORD")
+@click.option("--lang", type=click.Choice(["en", "de"]), default=None, help="Language (default from $LANG).")
+def verify(path: str, lang: str | None) -> None:
+    """Check that a record's dice were rolled fair: its DiceSecret matches the DiceCommitment
+    published at the start, and every roll is the one the secret gives. Exit status 0 when
+    all is right, 1 naming what is wrong, 2 for a file that is no record."""
+    lang = lang or i18n.default_language()
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        raise Failure(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        report = fairdice.verify(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise Failure(f"{path} is not UTF-8 text (byte offset {exc.start})") from None
+    except LudothekError as exc:
+        raise Failure(f"{path}: {exc}") from None
+    if report.ok:
+        start = i18n.text("verify_ok_start", lang) if report.start_roll else ""
+        click.echo(i18n.text("verify_ok", lang, file=path, rolls=report.rolls, start=start))
+        return
+    click.echo(i18n.text(f"verify_{report.problem}", lang, file=path, ply=report.ply, move=report.move,
+                         found=report.found, expected=report.expected, detail=report.detail), err=True)
+    sys.exit(1)
+
+
 @main.command(context_settings=CONTEXT, epilog=GAMES_EPILOG)
 @game_options
 @click.option("--vs", default="human", show_default=True, metavar="AGENT", help=f"The opponent: human, {AGENTS}.")
@@ -298,7 +328,9 @@ def replay(path: str) -> None:
 @click.option("--start", type=click.Choice(["high", "low", "fixed"]), default="high", show_default=True,
               help="Games with a 'first' option: roll for who starts, high or low wins, or keep the option.")
 @click.option("--lang", type=click.Choice(["en", "de"]), default=None, help="Language (default from $LANG).")
-@click.option("--seed", type=SEED, default=None, metavar="N", help="Seed for rolls and random agents.")
+@click.option("--seed", type=SEED, default=None, metavar="N",
+              help="Seed for random agents, and for the rolls of a hot-seat game (against an agent the dice "
+                   "are fair: they follow from a fresh secret, revealed at the end).")
 def play(game: str, size: int | None, option: tuple[str, ...], position: str | None, vs: str, me: str, seat: str,
          start: str, lang: str | None, seed: int | None) -> None:
     """Play in the terminal against a person (same keyboard) or an agent."""
@@ -312,16 +344,23 @@ def play(game: str, size: int | None, option: tuple[str, ...], position: str | N
         raise Failure(str(exc)) from None
     options = list(option)
     tags: dict[str, str] = {}
+    # against an agent every roll, the one for the first move too, follows from a fresh secret
+    fair = vs != "human" or me != "human"
+    dice_secret, game_id = (fairdice.new_secret(), secrets.token_urlsafe(9)) if fair else (None, None)
     has_first = any(o.name == "first" for o in cls.OPTIONS)
     if has_first and start != "fixed" and position is None and not any(o.startswith("first=") for o in options):
-        first, rolls = roll_for_first(cls.colours, start, rng)
+        if fair:
+            first, rolls = fairdice.roll_first(cls.colours, start, dice_secret, game_id)
+        else:
+            first, rolls = roll_for_first(cls.colours, start, rng)
         click.echo(i18n.text("start_roll", lang, rule=i18n.text(start, lang), rolls=rolls))
         click.echo(i18n.text("starts", lang, colour=i18n.colour_name(first, lang)))
         options.append(f"first={first}")
         tags["StartRoll"] = f"{start}: {rolls}"
     state = _state(game, size, tuple(options), position)
     try:
-        TerminalGame(state, vs=vs, me=me, seat=int(seat) - 1, lang=lang, rng=rng, tags=tags).run()
+        TerminalGame(state, vs=vs, me=me, seat=int(seat) - 1, lang=lang, rng=rng, tags=tags, dice_secret=dice_secret,
+                     game_id=game_id).run()
     except LudothekError as exc:
         raise Failure(str(exc)) from None
 

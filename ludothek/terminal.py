@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import secrets
 import sys
 from typing import Any
 
@@ -10,6 +11,7 @@ from rich.console import Console
 
 from . import i18n
 from .ai.base import Agent, make_agent
+from .core import fairdice
 from .core.errors import IllegalMove, LudothekError
 from .core.protocol import CHANCE, GameState
 from .core.record import Record, dump
@@ -18,11 +20,16 @@ from .core.registry import game_spec
 
 class TerminalGame:
     """``interactive``: whether leaving early (``quit``, Ctrl-C) asks to save the game; by
-    default when a person is at a terminal (stdin is a tty)."""
+    default when a person is at a terminal (stdin is a tty).
+
+    Against an agent the dice are fair (:mod:`ludothek.core.fairdice`): every roll follows from
+    ``dice_secret`` (a fresh one if not given) and ``game_id``, the commitment is shown at the
+    start and the secret when the session ends, and a typed outcome (``B5W6``) is refused. A
+    hot-seat game rolls with ``rng`` and takes typed outcomes (for analysis)."""
 
     def __init__(self, state: GameState, vs: str, me: str, seat: int, lang: str, rng: random.Random,
                  tags: dict[str, str] | None = None, console: Console | None = None, read=input,
-                 interactive: bool | None = None):
+                 interactive: bool | None = None, dice_secret: str | None = None, game_id: str | None = None):
         self.state = state
         if interactive is None:
             interactive = read is input and sys.stdin is not None and sys.stdin.isatty()
@@ -39,6 +46,21 @@ class TerminalGame:
                 self.seats[which] = make_agent(spec, state.name, seed=rng.randrange(2**31))
         self.names = [spec for spec in ((me, vs) if seat == 0 else (vs, me))]
         self.resigned: str | None = None
+        self.fair = any(agent is not None for agent in self.seats)
+        self.dice_secret = (dice_secret or fairdice.new_secret()) if self.fair else None
+        self.game_id = (game_id or secrets.token_urlsafe(9)) if self.fair else None
+        self.revealed = False  # the session is over: records hold the secret
+
+    def fair_dice(self) -> bool:
+        """Whether this session's dice are fair and matter: it rolled for the first move, or
+        the game rolls dice."""
+        return self.fair and (fairdice.TAG_START_ROLL in self.tags or fairdice.has_chance(self.state.name))
+
+    def reveal(self) -> None:
+        """The session is over: show the dice secret (saved records hold it from now on)."""
+        if self.fair_dice() and not self.revealed:
+            self.revealed = True
+            self.say("dice_revealed", secret=self.dice_secret)
 
     def say(self, key: str, **values: Any) -> None:
         self.console.print(i18n.text(key, self.lang, **values), markup=False)
@@ -53,6 +75,8 @@ class TerminalGame:
         return i18n.colour_name(colour or "", self.lang)
 
     def run(self) -> None:
+        if self.fair_dice():
+            self.say("dice_fair", commitment=fairdice.commitment(self.dice_secret), game_id=self.game_id)
         self.console.print(self.state.render())
         if all(agent is None for agent in self.seats):
             self.help()
@@ -87,12 +111,17 @@ class TerminalGame:
 
     def leave(self) -> None:
         """Leave an unfinished game; at a terminal, offer to save it first."""
+        self.reveal()
+        self.offer_save()
+        self.say("bye")
+
+    def offer_save(self) -> None:
+        """At a terminal, ask whether to save the game (unless saved as it stands)."""
         if self.interactive and self.state.ply and self.saved_as != self.state.record_tokens():
             while self.ask("save_ask", "").lower() in i18n.text("yes_answers", self.lang).split():
                 default = f"{self.state.name}.ludo"
                 if self.save(self.ask("save_file", default, default=default) or default):
                     break
-        self.say("bye")
 
     def ask(self, key: str, empty: str, **values: Any) -> str:
         """The answer to a question; ``empty`` on end of input or Ctrl-C."""
@@ -103,9 +132,11 @@ class TerminalGame:
             return empty
 
     def roll(self) -> None:
-        outcomes = self.state.chance_outcomes()
-        actions, weights = zip(*outcomes)
-        action = self.rng.choices(actions, weights)[0]
+        if self.fair:
+            action = fairdice.roll(self.state, self.dice_secret, self.game_id)
+        else:
+            actions, weights = zip(*self.state.chance_outcomes())
+            action = self.rng.choices(actions, weights)[0]
         self.say("rolled", face=self.state.action_to_str(action))
         self.state.play(action)
         self.console.print(self.state.render())
@@ -143,7 +174,8 @@ class TerminalGame:
         else:
             move = line.strip()
             try:
-                self.state.play(move)
+                if not self.play_typed(move):
+                    return True
             except IllegalMove as exc:  # understood, but the rules forbid it here
                 reason = str(exc).removeprefix(f"{move!r} is not legal: ")
                 self.say("illegal", move=move, reason=reason)
@@ -154,8 +186,37 @@ class TerminalGame:
             self.console.print(self.state.render())
         return True
 
+    def play_typed(self, move: str) -> bool:
+        """Play a typed move; against an agent, refuse one that names a roll's outcome (the
+        program rolls) and return False."""
+        if not self.fair:
+            self.state.play(move)
+            return True
+        start = self.state.ply
+        try:
+            for action in self.state.parse_token(move):
+                if self.state.current_player() == CHANCE:
+                    example = " ".join(text for text in self.state.move_texts[start:] if text)
+                    self.rewind(start)
+                    agent = next(name for name, seat in zip(self.names, self.seats) if seat is not None)
+                    self.say("dice_typed", agent=agent, example=f" ({example})" if example else "")
+                    return False
+                self.state.play(int(action))
+        except LudothekError:
+            self.rewind(start)
+            raise
+        return True
+
+    def rewind(self, ply: int) -> None:
+        while self.state.ply > ply:
+            self.state.undo()
+
     def undo(self) -> None:
-        """Take back to the last time a person was to move (skipping agents and rolls)."""
+        """Take back to the last time a person was to move (skipping agents and rolls):
+        against an agent, the person's last move and the agent's reply. Never after the end."""
+        if self.state.is_over() or self.resigned is not None:
+            self.say("undo_over")
+            return
         if not self.state.ply:
             self.say("nothing_to_undo")
             return
@@ -177,6 +238,8 @@ class TerminalGame:
             tags[self.state.seat_colour(seat).capitalize()] = self.names[seat]
         if self.resigned is not None:
             tags["Termination"] = "resign"
+        if self.fair_dice():
+            tags.update(fairdice.tags(self.game_id, self.dice_secret, reveal=self.revealed))
         try:
             dump(Record.from_state(self.state, result=self.result(), **tags), path)
         except (OSError, LudothekError) as exc:
@@ -190,6 +253,13 @@ class TerminalGame:
     def finish(self) -> None:
         if self.resigned is not None:
             self.say("resigned", colour=self.colour(self.resigned))
+        elif self.state.is_over():  # why the rules ended it, in the game's own words
+            reason = self.state.ending()
+            words = game_spec(self.state.name).endings.get(reason or "")
+            if words:
+                self.console.print(words.get(self.lang) or words["en"], markup=False)
+            else:
+                self.say("ended_by_rules")
         result = self.result()
         if result == "draw":
             self.say("draw")
@@ -198,3 +268,6 @@ class TerminalGame:
         score = self.state.score()
         if score is not None:
             self.say("score", score=", ".join(f"{self.colour(c)} {n}" for c, n in score.items()))
+        self.reveal()
+        if self.revealed:  # the record proves the dice: offer to keep it
+            self.offer_save()

@@ -8,6 +8,11 @@ python3 -m pip install --quiet --disable-pip-version-check -e tests/plugin
 if [ -x scripts/install-browser.sh ] || [ -f scripts/install-browser.sh ]; then
     bash scripts/install-browser.sh
 fi
+# axe-core for the accessibility tests (pinned in tests/axe/package-lock.json)
+if ! command -v npm >/dev/null; then
+    apt-get install -y --no-install-recommends npm >/dev/null
+fi
+npm ci --prefix tests/axe --no-audit --no-fund --loglevel=error
 # a throwaway PostgreSQL cluster for the PostgreSQL tests (unless one is given)
 bash scripts/install-postgres.sh
 if [ -z "${LUDOTHEK_TEST_POSTGRES:-}" ]; then

@@ -8,6 +8,7 @@ test module calls :func:`require_browser` at import and gets Playwright's sync A
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -47,9 +48,11 @@ def browser():
         chromium.close()
 
 
-@pytest.fixture()
-def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+@contextmanager
+def checked_page(browser, **context_options):
+    """A page in a new browser context (``context_options``: Playwright's, e.g. a viewport)
+    that accepts dialogs; a script error on it fails the test when the block ends."""
+    context = browser.new_context(**{"viewport": {"width": 1280, "height": 900}, **context_options})
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -57,6 +60,12 @@ def page(browser):
     yield page
     context.close()
     assert not errors, errors
+
+
+@pytest.fixture()
+def page(browser):
+    with checked_page(browser) as page:
+        yield page
 
 
 def shot(page, name: str) -> None:

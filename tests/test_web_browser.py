@@ -52,6 +52,13 @@ def start_from_home(page, base, game, opponent="hotseat", size=None, first=None)
     page.wait_for_function("() => window.ludothekGame && window.ludothekGame.view")
 
 
+def close_end_dialog(page):
+    """The end-of-game dialog opens when a game ends before the page's eyes: close it."""
+    page.wait_for_selector("#end-dialog")
+    page.click("#end-close")
+    page.wait_for_selector("#end-dialog", state="detached")
+
+
 def click_cell(page, name):
     page.locator(f'svg.board [data-cell="{name}"]').first.click()
 
@@ -109,6 +116,7 @@ def test_trike_full_game_hot_seat_by_clicks(page, server):
     assert "wins" in banner
     assert page.locator("#movelist .mv").count() == len(state["view"]["history"])
     shot(page, "trike-over")
+    close_end_dialog(page)
     # replay: step back to the first move
     page.locator("#movelist .mv").first.click()
     page.wait_for_function("() => window.ludothekGame.replay !== null")
@@ -142,6 +150,7 @@ def test_dice_games_against_the_random_bot_by_clicks(page, server, game):
     assert state["view"]["status"] == "over"
     assert made > 0
     shot(page, f"{game}-over")
+    close_end_dialog(page)
     if game != "bitis":
         page.click("#dice-style")
         shot(page, f"{game}-chess-style")

@@ -39,11 +39,11 @@ def schema_diff(engine) -> list:
 def test_a_fresh_database_gets_the_schema_of_store_metadata(engine):
     assert migrations.current(engine) is None
     migrations.upgrade(engine)
-    assert migrations.current(engine) == migrations.head() == "0002"
+    assert migrations.current(engine) == migrations.head() == "0003"
     # empty once store.py's tables match the newest revision
     assert schema_diff(engine) == []
     migrations.upgrade(engine)  # up to date: nothing to do
-    assert migrations.current(engine) == "0002"
+    assert migrations.current(engine) == "0003"
 
 
 def test_a_database_from_before_migrations_is_stamped_and_upgraded(engine):
@@ -56,9 +56,25 @@ def test_a_database_from_before_migrations_is_stamped_and_upgraded(engine):
         ))
     assert migrations.current(engine) is None
     migrations.upgrade(engine)
-    assert migrations.current(engine) == "0002"
+    assert migrations.current(engine) == "0003"
     with engine.connect() as conn:
         assert conn.execute(text("SELECT id, creator FROM games")).all() == [("g1", None)]
+    assert schema_diff(engine) == []
+
+
+def test_a_database_of_the_previous_version_keeps_its_games(engine):
+    """0002 -> 0003 adds the fair-play columns; a game stored before reads back with none."""
+    migrations.upgrade(engine, "0002")
+    with engine.begin() as conn:
+        conn.execute(text(
+            "INSERT INTO games (id, game, options, mode, seats, status, result, tags, version, ply, turns, "
+            "created, updated, creator) VALUES ('g2', 'trike', '{}', 'bot', '[]', 'over', 'black', '{}', 3, 5, 5, "
+            "1, 2, 'c')"
+        ))
+    migrations.upgrade(engine)
+    with engine.connect() as conn:
+        rows = conn.execute(text("SELECT id, status, creator, dice_secret, reason, offer FROM games")).all()
+    assert rows == [("g2", "over", "c", None, None, None)]
     assert schema_diff(engine) == []
 
 
@@ -104,7 +120,7 @@ def test_processes_starting_at_once_migrate_once(backend, request, tmp_path):
         assert process.returncode == 0, err
     engine = create_engine(url)
     try:
-        assert migrations.current(engine) == "0002"
+        assert migrations.current(engine) == "0003"
         with engine.connect() as conn:
             assert conn.execute(text("SELECT count(*) FROM alembic_version")).scalar() == 1
         assert schema_diff(engine) == []

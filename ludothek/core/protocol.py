@@ -188,6 +188,11 @@ class GameState(ABC):
         """Points per colour, for games that count them."""
         return None
 
+    def ending(self) -> str | None:
+        """The rule that ended the game, as a key of the spec's ``endings`` (``None`` while
+        the game goes on; ``"over"`` when a game does not say which)."""
+        return "over" if self.is_over() else None
+
     @classmethod
     def length_bound(cls, options: dict[str, Any]) -> int | None:
         """An upper bound on the actions (chance outcomes included) of a whole game with

@@ -26,6 +26,9 @@ Parts (all optional except ``state``):
 * ``solver`` — a function ``(console, output_path or None)`` for ``ludothek solve``: solves the
   game outright with a progress display on a rich console and writes the table if asked.
 * ``hint`` — how to type a move, ``{"en": ..., "de": ...}``.
+* ``endings`` — the words for each way the rules end a game: ``{key: {"en": ..., "de": ...}}``
+  for every key :meth:`GameState.ending` returns (shown when a game ends).
+* ``draws`` — whether the game can end in a draw (players may then agree to one online).
 * ``opening_plies`` — random plies that open each pair of games in ``ludothek match``.
 * ``order`` — the game's place in lists shown to people (smaller first).
 """
@@ -57,6 +60,8 @@ class GameSpec:
     rules: str | None = None
     solver: str | None = None
     hint: Mapping[str, str] = field(default_factory=dict)
+    endings: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    draws: bool = True
     opening_plies: int = 2
     order: int = 100
 

@@ -29,21 +29,21 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .. import i18n
 from ..core.errors import LudothekError, UnknownGame
 from ..core.registry import game_class, game_spec
-from .boards import adapter, legal_move_infos
+from .boards import adapter
 from .guard import RateLimitMiddleware, RateLimits, SecurityHeaders, client_of, parse_json_object, server_fields_only
 from .hub import Hub, state_message
 from .notify import PgListener
 from .runner import Runner
 from .service import GameService, WebError, bot_levels, game_catalog
 from .store import Store
-from .warm import warm_up
+from .warm import preview_json, warm_up
 
 log = logging.getLogger("ludothek.web")
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16 * 1024
 MAX_WS_MESSAGE = 4 * 1024
 MAX_OFFSET = 10**9
-WS_ACTIONS = ("move", "undo", "resign", "claim")
+WS_ACTIONS = ("move", "undo", "resign", "claim", "offer", "answer", "withdraw")
 
 
 def _json(data: Any, status: int = 200) -> Response:
@@ -143,24 +143,17 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
 
     @_handler
     async def preview(request: Request) -> Response:
-        """A position's board (for rules diagrams): ?game=&position=&moves=a|b&o.size=9"""
+        """A position's board (rules diagrams, the home page's pictures):
+        ?game=&position=&moves=a|b&o.size=9&legal=1. Starting positions are cached, and the
+        warm-up computes the home page's (:func:`.warm.preview_json`)."""
         params = request.query_params
-        cls = game_class(params.get("game", ""))
-        options = {k[2:]: v for k, v in params.items() if k.startswith("o.")}
+        options = tuple(sorted((k[2:], v) for k, v in params.items() if k.startswith("o.")))
         position = params.get("position") or None
         if position and len(position) > 2000:
             raise WebError(400, "position too long")
-        state = cls(position, **options)
-        moves = [m for m in params.get("moves", "").split("|") if m.strip()][:400]
-        for move in moves:
-            state.play(move.strip())
-        ad = adapter(cls.name)
-        board = ad.board(state)
-        return _json({
-            "game": cls.name, "geometry": ad.geometry(state.options), "board": board, "position": state.position(),
-            "moves": legal_move_infos(state, ad) if params.get("legal") else [],
-            "to_move": state.to_move, "threatened": ad.threatened(state, board),
-        })
+        moves = tuple(m.strip() for m in params.get("moves", "").split("|") if m.strip())[:400]
+        body = preview_json(params.get("game", ""), options, position, moves, bool(params.get("legal")))
+        return Response(body, media_type="application/json")
 
     # ------------------------------------------------------------------ games
     @_handler
@@ -207,6 +200,12 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
             live = await service.undo(game_id, token)
         elif kind == "resign":
             live = await service.resign(game_id, token, data.get("seat"))
+        elif kind == "offer":
+            live = await service.offer(game_id, token, data.get("kind"))
+        elif kind == "answer":
+            live = await service.answer(game_id, token, data.get("accept"))
+        elif kind == "withdraw":
+            live = await service.withdraw(game_id, token)
         else:
             live = await service.claim(game_id, token, hub.present)
         # no await between the change and reading it: the view is the committed state
@@ -303,7 +302,8 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
                 hub.seat(game_id, ws, seats)
                 return state_message(view, seats, ref), given
             if kind not in WS_ACTIONS:
-                raise WebError(400, f"unknown message type {str(kind)[:30]!r} (auth, move, undo, resign, claim, ping)")
+                raise WebError(400, f"unknown message type {str(kind)[:30]!r} "
+                                    f"(auth, ping, {', '.join(WS_ACTIONS)})")
             limits.enforce(client, "move")
             use = data.get("token") if isinstance(data.get("token"), str) else token
             await act(kind, game_id, use, data)
@@ -366,6 +366,9 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         Route("/api/games/{id}/undo", action("undo"), methods=["POST"]),
         Route("/api/games/{id}/resign", action("resign"), methods=["POST"]),
         Route("/api/games/{id}/claim", action("claim"), methods=["POST"]),
+        Route("/api/games/{id}/offer", action("offer"), methods=["POST"]),
+        Route("/api/games/{id}/answer", action("answer"), methods=["POST"]),
+        Route("/api/games/{id}/withdraw", action("withdraw"), methods=["POST"]),
         Route("/api/games/{id}/join", join, methods=["POST"]),
         Route("/api/games/{id}/rematch", rematch, methods=["POST"]),
         WebSocketRoute("/ws/games/{id}", live),

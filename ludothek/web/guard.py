@@ -105,7 +105,7 @@ def http_kind(method: str, path: str) -> str | None:
     if path == "/api/games" or path == "/api/games/":
         return "create"
     action = path.rsplit("/", 1)[-1]
-    if action in ("move", "undo", "resign", "claim", "join"):
+    if action in ("move", "undo", "resign", "claim", "join", "offer", "answer", "withdraw"):
         return "move"
     if action == "rematch":  # it creates a game
         return "create"

@@ -20,11 +20,12 @@ from contextlib import asynccontextmanager
 from functools import cache
 from typing import Any, AsyncIterator, Awaitable, Callable
 
+from .. import i18n
+from ..core import fairdice
 from ..core.errors import IllegalMove, LudothekError
 from ..core.protocol import CHANCE, TERMINAL, GameState, RecordEntry
 from ..core.record import Record, dumps
 from ..core.registry import game_class, game_spec, games
-from ..core.seating import roll_for_first
 from .boards import Adapter, adapter, legal_move_infos
 from .store import Conflict, GameRow, Store, Write, hash_token
 
@@ -269,9 +270,11 @@ class GameService:
         if position is not None and (not isinstance(position, str) or len(position) > 2000):
             raise WebError(400, "position must be a position string")
         tags: dict[str, str] = {"_start": start}
+        # every roll of the game, the one for the first move included, follows from this secret
+        game_id, dice_secret = secrets.token_urlsafe(9), fairdice.new_secret()
         has_first = any(o.name == "first" for o in cls.OPTIONS)
         if has_first and start != "fixed" and position is None and "first" not in options:
-            first, rolls = roll_for_first(cls.colours, start, _system_random)
+            first, rolls = fairdice.roll_first(cls.colours, start, dice_secret, game_id)
             options["first"] = first
             tags["StartRoll"] = f"{start}: {rolls}"
         try:
@@ -309,12 +312,12 @@ class GameService:
             invite = secrets.token_urlsafe(18)
         created = now()
         row = GameRow(
-            id=secrets.token_urlsafe(9), game=cls.name, options=dict(state.options), position=state.setup_position,
+            id=game_id, game=cls.name, options=dict(state.options), position=state.setup_position,
             mode=mode, seats=seats, token0=token_hashes[0], token1=token_hashes[1],
             invite=hash_token(invite) if invite else None,
             status="waiting" if mode == "online" else "ongoing", result="*", termination=None, tags=tags,
             clock=clock, version=0, ply=0, turns=0, rematch_of=rematch_of, rematch=None,
-            created=created, updated=created, creator=client,
+            created=created, updated=created, creator=client, dice_secret=dice_secret,
         )
         if row.clock and row.status == "ongoing":
             row.clock["since"] = created
@@ -400,15 +403,21 @@ class GameService:
             clock["remaining"][mover] += clock["increment"] - int((at - clock["since"]) * 1000)
             clock["since"] = at
         appended = [(*state.played(ply), mover, at) for ply in range(start, state.ply)]
+        row.offer = None  # a move answers any pending takeback or draw offer
         self._settle(row, state, appended)
         await self._commit(live, appended)
 
     def _settle(self, row: GameRow, state: GameState, appended: list[tuple[int, str, int, float]]) -> None:
-        """Roll every pending die (the server's dice) and record a rules ending."""
+        """Roll every pending die (the server's dice) and record a rules ending. A die shows
+        what the game's secret gives at its ply (:mod:`ludothek.core.fairdice`), so undoing a
+        roll and rolling again gives the same face; a game created before the secrets (none
+        stored) keeps rolling from the system's random source."""
         while not state.is_over() and state.current_player() == CHANCE:
-            outcomes = state.chance_outcomes()
-            actions, weights = zip(*outcomes)
-            action = _system_random.choices(actions, weights)[0]
+            if row.dice_secret:
+                action = fairdice.roll(state, row.dice_secret, row.id)
+            else:
+                actions, weights = zip(*state.chance_outcomes())
+                action = _system_random.choices(actions, weights)[0]
             ply = state.ply
             state.play(int(action))
             appended.append((*state.played(ply), -1, now()))
@@ -417,9 +426,16 @@ class GameService:
 
     @staticmethod
     def _finish(row: GameRow, state: GameState, winner_seat: int | None, termination: str) -> None:
+        """End the game: ``termination`` is ``rules`` (the rule is ``state.ending()``, kept in
+        ``row.reason``), ``resign``, ``time``, ``abandon`` or ``agreement`` (a draw)."""
         row.status = "over"
         row.termination = termination
-        row.result = state.result() if winner_seat is None else state.seat_colour(winner_seat)
+        if termination == "agreement":
+            row.result = "draw"
+        else:
+            row.result = state.result() if winner_seat is None else state.seat_colour(winner_seat)
+        row.reason = (state.ending() or "over") if termination == "rules" else None
+        row.offer = None  # nothing is left to answer
         if row.clock:
             row.clock["since"] = None
         row.invite = None
@@ -470,26 +486,112 @@ class GameService:
 
     # ------------------------------------------------------------------ undo, resign, claim, rematch
     async def undo(self, game_id: str, token: Any) -> Live:
+        """Take back in a local game: the last action of a person and everything after it
+        (against a bot: the player's last move and the bot's reply). Never once the game is
+        over; online, a takeback is an offer the opponent answers (:meth:`offer`)."""
         async def change(live: Live) -> Live:
             row, state = live.row, live.state
             self._seat_for(row, token, state, None)
+            if row.status == "over":
+                raise WebError(409, "the game is over: its moves can no longer be taken back")
             if row.mode == "online":
-                raise WebError(403, "undo is only for local games (hot-seat or against a bot)")
-            if row.termination in ("resign", "time"):
-                raise WebError(409, "the game ended by resignation or time: nothing to undo")
+                raise WebError(403, "undo is only for local games (hot-seat or against a bot); online, propose "
+                                    "a takeback that your opponent accepts")
             humans = [s for s in (0, 1) if row.seats[s]["kind"] == "human"]
-            # take back the last action of a person and everything after it (bot moves, rolls)
-            cut = len(row.moves)
-            while cut > 0 and row.moves[cut - 1][2] not in humans:
-                cut -= 1
-            if cut == 0:
+            cut = _last_action_of(row, humans)
+            if cut is None:
                 raise WebError(409, "nothing to undo")
-            cut -= 1
-            _rewind(state, cut)
-            row.status, row.result, row.termination = "ongoing", "*", None
-            if row.clock:
-                row.clock["since"] = now()
-            await self._commit(live, truncate_to=cut)
+            await self._take_back(live, cut)
+            return live
+
+        return await self._changing(game_id, change)
+
+    async def _take_back(self, live: Live, cut: int) -> None:
+        """Cut the game back to ``cut`` actions (before a person's action, so a person is to
+        move there) and commit."""
+        row, state = live.row, live.state
+        _rewind(state, cut)
+        row.offer = None
+        if row.clock:
+            row.clock["since"] = now()
+        appended: list[tuple[int, str, int, float]] = []
+        if state.current_player() == CHANCE:  # never expected: a person acted here
+            self._settle(row, state, appended)
+        await self._commit(live, appended, truncate_to=cut)
+
+    # ------------------------------------------------------------------ offers (online games)
+    async def offer(self, game_id: str, token: Any, kind: Any) -> Live:
+        """A player of an online game proposes a takeback of his last move (and everything
+        after it) or offers a draw; the opponent answers (:meth:`answer`). One offer waits at
+        a time; any move, answer, withdrawal or the game's end clears it."""
+        if kind not in ("takeback", "draw"):
+            raise WebError(400, f"kind must be \"takeback\" or \"draw\", not {str(kind)[:30]!r}")
+
+        async def change(live: Live) -> Live:
+            row, state = live.row, live.state
+            mine = self._seat_for(row, token, state, None)
+            _check_offer_game(row)
+            if row.offer is not None:
+                whose = "your" if row.offer.get("by") == mine else "your opponent's"
+                what = _OFFER_WORDS.get(row.offer.get("kind"), "offer")
+                raise WebError(409, f"{whose} {what} is still waiting for an answer")
+            if kind == "draw" and not game_spec(row.game).draws:
+                raise WebError(409, f"{game_class(row.game).title['en']} cannot end in a draw: there is no draw "
+                                    "to offer")
+            if kind == "takeback" and _last_action_of(row, [mine]) is None:
+                raise WebError(409, "you have not moved yet: there is no move of yours to take back")
+            row.offer = {"kind": kind, "by": mine, "ply": len(row.moves)}
+            await self._commit(live)
+            return live
+
+        return await self._changing(game_id, change)
+
+    async def answer(self, game_id: str, token: Any, accept: Any) -> Live:
+        """The opponent accepts or declines the pending offer. An accepted takeback cuts the
+        game back to before the offerer's last move; an accepted draw ends the game."""
+        if not isinstance(accept, bool):
+            raise WebError(400, "accept must be true or false")
+
+        async def change(live: Live) -> Live:
+            row, state = live.row, live.state
+            mine = self._seat_for(row, token, state, None)
+            _check_offer_game(row)
+            offer = row.offer
+            if offer is None:
+                raise WebError(409, "there is no offer to answer")
+            if offer.get("by") == mine:
+                what = _OFFER_WORDS.get(offer.get("kind"), "offer")
+                raise WebError(409, f"you cannot answer your own {what}; you may withdraw it")
+            if not accept:
+                row.offer = None
+                await self._commit(live)
+                return live
+            if offer.get("kind") == "draw":
+                self._finish(row, state, winner_seat=None, termination="agreement")
+                await self._commit(live)
+                return live
+            cut = _last_action_of(row, [offer.get("by")])
+            if cut is None:  # cannot happen while moves clear offers; say so cleanly anyway
+                row.offer = None
+                await self._commit(live)
+                raise WebError(409, "the move to take back is gone")
+            await self._take_back(live, cut)
+            return live
+
+        return await self._changing(game_id, change)
+
+    async def withdraw(self, game_id: str, token: Any) -> Live:
+        """The offerer takes his pending offer back."""
+        async def change(live: Live) -> Live:
+            row, state = live.row, live.state
+            mine = self._seat_for(row, token, state, None)
+            _check_offer_game(row)
+            if row.offer is None:
+                raise WebError(409, "there is no offer to withdraw")
+            if row.offer.get("by") != mine:
+                raise WebError(409, "only the player who made the offer can withdraw it; answer it instead")
+            row.offer = None
+            await self._commit(live)
             return live
 
         return await self._changing(game_id, change)
@@ -647,6 +749,22 @@ class GameService:
             view["claim_in"] = self._claim_in(row)
         return view
 
+    @staticmethod
+    def _table_view(row: GameRow, state: GameState | None) -> dict[str, Any]:
+        """The fair-play parts of a view: how the game ended (``ending``), the pending
+        ``offer`` ({"kind", "by", "ply"} or None), whether ``undo`` is allowed now, whether
+        the game ``draws``, and which seats have ``moved`` (a takeback needs a move)."""
+        movers = {m[2] for m in row.moves}
+        humans = [s for s in (0, 1) if row.seats[s]["kind"] == "human"]
+        return {
+            "ending": ending_view(row, state),
+            "offer": row.offer,
+            "undo": state is not None and row.status == "ongoing" and row.mode != "online"
+                    and any(s in movers for s in humans),
+            "draws": game_spec(row.game).draws,
+            "moved": [0 in movers, 1 in movers],
+        }
+
     def _build_view(self, row: GameRow, state: GameState, live_view: bool) -> dict[str, Any]:
         ad = adapter(row.game)
         board = ad.board(state)
@@ -686,6 +804,8 @@ class GameService:
             "rematch_of": row.rematch_of,
             "open_seat": row.invite is not None,
             "claim_in": self._claim_in(row) if live_view else None,
+            "dice": _dice_view(row),
+            **self._table_view(row, state if live_view else None),
             "created": row.created,
             "updated": row.updated,
         }
@@ -711,6 +831,8 @@ class GameService:
             tags["Termination"] = row.termination
         if row.clock:
             tags["TimeControl"] = f"{row.clock['initial'] // 1000}+{row.clock['increment'] // 1000}"
+        if row.dice_secret and _uses_dice(row):  # what `ludothek verify` checks the rolls with
+            tags.update(fairdice.tags(row.id, row.dice_secret, reveal=row.status == "over"))
         result = row.result if row.status == "over" else "*"
         return dumps(Record.from_state(state, result=result, **tags))
 
@@ -726,9 +848,74 @@ def seat_arg(value: Any, message: str = "seat must be 0 or 1") -> int | None:
     return value
 
 
+def _dice_view(row: GameRow) -> dict[str, Any] | None:
+    """The fair dice of a game that uses dice: the commitment from the start, the secret
+    once the game is over (``None`` for a game without dice or from before the secrets)."""
+    if not row.dice_secret or not _uses_dice(row):
+        return None
+    return {
+        "commitment": fairdice.commitment(row.dice_secret),
+        "secret": row.dice_secret if row.status == "over" else None,
+        "game_id": row.id,
+    }
+
+
+def _uses_dice(row: GameRow) -> bool:
+    """Whether a game's dice matter: it rolled for the first move, the server has rolled,
+    or its game has chance nodes."""
+    return "StartRoll" in row.tags or any(m[2] == -1 for m in row.moves) or fairdice.has_chance(row.game)
+
+
 def _rewind(state: GameState, ply: int) -> None:
     while state.ply > ply:
         state.undo()
+
+
+_OFFER_WORDS = {"takeback": "takeback proposal", "draw": "draw offer"}
+
+
+def _last_action_of(row: GameRow, seats: list[int]) -> int | None:
+    """The index in ``row.moves`` of the last action made by one of ``seats`` (None if none)."""
+    for index in range(len(row.moves) - 1, -1, -1):
+        if row.moves[index][2] in seats:
+            return index
+    return None
+
+
+def _check_offer_game(row: GameRow) -> None:
+    """Offers and answers need an online game in play."""
+    if row.mode != "online":
+        raise WebError(403, "takeback and draw offers are for online games; in a local game use undo")
+    if row.status == "waiting":
+        raise WebError(409, "the game has not started: waiting for the second player")
+    if row.status == "over":
+        raise WebError(409, "the game is over: there is nothing left to offer or answer")
+
+
+def ending_view(row: GameRow, state: GameState | None) -> dict[str, Any] | None:
+    """How a finished game ended, for people: ``termination`` (rules, resign, time, abandon,
+    expired, agreement), ``reason`` (the rule's key in the spec's ``endings``, else the
+    termination), ``text`` ({"en", "de"}), and the ``score`` and ``stake`` where the game
+    has them. ``state`` is the final position (None: not at hand)."""
+    if row.status != "over":
+        return None
+    termination = row.termination or "rules"
+    if termination == "rules":
+        reason = row.reason or (state.ending() if state is not None else None) or "over"
+        words = game_spec(row.game).endings.get(reason) or i18n.WEB["ending_over"]
+    else:
+        reason = termination
+        words = i18n.WEB.get(f"ending_{termination}") or i18n.WEB["ending_over"]
+    ending: dict[str, Any] = {"termination": termination, "reason": reason,
+                              "text": {lang: words.get(lang) or words["en"] for lang in ("en", "de")}}
+    if state is not None and state.ply:
+        score = state.score()
+        if score is not None and termination == "rules":  # the count decided it (or the stake won)
+            ending["score"] = score
+        stake = getattr(state, "stake", None)  # a game played for stakes (a doubling cube)
+        if isinstance(stake, int) and not isinstance(stake, bool) and score is not None:
+            ending["stake"] = stake
+    return ending
 
 
 def _last_move(row: GameRow, state: GameState, ad: Adapter, entry: RecordEntry) -> dict[str, Any]:

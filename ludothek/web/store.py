@@ -72,6 +72,9 @@ games_table = Table(
     Column("rematch_of", String(24), nullable=True),
     Column("rematch", String(24), nullable=True),
     Column("creator", String(64), nullable=True),  # sha256 of the creating client's address
+    Column("dice_secret", String(64), nullable=True),  # hex secret the game's rolls derive from
+    Column("reason", String(24), nullable=True),  # the rule that ended the game (state.termination())
+    Column("offer", Text, nullable=True),  # JSON {"kind": "takeback"|"draw", "by": seat, "ply": n}
     Column("created", Float, nullable=False),
     Column("updated", Float, nullable=False),
 )
@@ -135,6 +138,9 @@ class GameRow:
     created: float
     updated: float
     creator: str | None = None
+    dice_secret: str | None = None
+    reason: str | None = None
+    offer: dict[str, Any] | None = None
     moves: list[tuple[int, str, int, float]] = field(default_factory=list)  # (action, text, seat, at)
 
     def token_hash(self, seat: int) -> str | None:
@@ -148,11 +154,11 @@ class GameRow:
         return [seat for seat in (0, 1) if self.token_hash(seat) == digest]
 
 
-_JSON_FIELDS = ("options", "seats", "tags", "clock")
+_JSON_FIELDS = ("options", "seats", "tags", "clock", "offer")
 
 
-_MUTABLE = ("token0", "token1", "invite", "status", "result", "termination", "tags", "clock", "ply", "turns",
-            "rematch", "version", "updated")
+_MUTABLE = ("token0", "token1", "invite", "status", "result", "termination", "reason", "offer", "tags", "clock",
+            "ply", "turns", "rematch", "version", "updated")
 
 
 @dataclass(eq=False)

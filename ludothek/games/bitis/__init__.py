@@ -22,6 +22,24 @@ SPEC = GameSpec(
         "de": "Züge: IV43:9318 setzt Würfel IV auf Reihe 4, Spalte 3, mit den Augen 9, 3, 1, 8 nach Norden, "
               "Osten, Süden und Westen ('IV 4,3 9318' geht auch); moves zeigt alle.",
     },
+    endings={
+        "far_base_line": {
+            "en": "A die was placed on the opponent's base line: the player who placed it wins.",
+            "de": "Ein Würfel wurde auf die gegnerische Grundlinie gesetzt: Wer ihn gesetzt hat, gewinnt.",
+        },
+        "own_base_line": {
+            "en": "A player had to place a die on his own base line and has lost.",
+            "de": "Ein Spieler musste einen Würfel auf die eigene Grundlinie setzen und hat verloren.",
+        },
+        "no_placement": {
+            "en": "The player to move had no legal placement and has lost.",
+            "de": "Der Spieler am Zug konnte keinen Würfel regelgerecht setzen und hat verloren.",
+        },
+        "repetition": {
+            "en": "The same position came up for the third time: a draw.",
+            "de": "Dieselbe Stellung kam zum dritten Mal vor: remis.",
+        },
+    },
     # Bitis is tiny: a 1500-node alpha-beta mostly plays the start perfectly, so the levels
     # below "perfect" are kept small enough to stay beatable; strength is not smooth in the
     # budget here (matches from the start position, see the bots issue)

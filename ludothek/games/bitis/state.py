@@ -250,6 +250,19 @@ class BitisState(GameState):
             return "the position occurred for the third time"
         return None
 
+    def ending(self) -> str | None:
+        """Why the game ended, as a key of the spec's ``endings`` (:meth:`termination` says
+        it in a sentence); ``None`` while it goes on."""
+        if self._ended_by_placement():
+            row = int(GRID.row_of[self.cells[self.last]])
+            placer = 1 - self.mover  # seat 0 is A (base line row 6), seat 1 is B (row 1)
+            return "own_base_line" if row == (6 if placer == 0 else 1) else "far_base_line"
+        if not self._has_move():
+            return "no_placement"
+        if self.repetitions() >= 3:
+            return "repetition"
+        return None
+
     # ------------------------------------------------------------------ notation
     def _die_field(self, die: int) -> str:
         if self.cells[die] < 0:

@@ -20,3 +20,15 @@ ALPHABETA_LEVELS = {
     4: ("alphabeta", {"seconds": 0.5}),
     5: ("alphabeta", {"seconds": 4.0}),
 }
+
+#: the draws both dice games share (the words of their spec's ``endings``)
+DRAW_ENDINGS = {
+    "repetition": {
+        "en": "The same position came up for the third time: a draw.",
+        "de": "Dieselbe Stellung kam zum dritten Mal vor: remis.",
+    },
+    "move_limit": {
+        "en": "The game reached its move limit: a draw.",
+        "de": "Die Partie hat ihre Zuggrenze erreicht: remis.",
+    },
+}

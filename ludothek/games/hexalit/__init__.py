@@ -1,7 +1,7 @@
 """Hexalit: dice as chess pieces on the 66-triangle hexagon, with rolls (Jeff & Rudi, 1997)."""
 
 from ...core.spec import GameSpec
-from ..dice import ALPHABETA_LEVELS
+from ..dice import ALPHABETA_LEVELS, DRAW_ENDINGS
 
 SPEC = GameSpec(
     name="hexalit",
@@ -20,6 +20,28 @@ SPEC = GameSpec(
               "wirft deinen Würfel auf B5 (die Augenzahl wird für dich gewürfelt). Mit Verdopplungswürfel "
               "(-o cube=true): double 2 bietet an, den Einsatz auf 2 zu verdoppeln; take (annehmen) oder "
               "drop (ablehnen) beantwortet ein Angebot.",
+    },
+    endings={
+        "one_trapped": {
+            "en": "A player's last 1 was threatened with no safe cell to escape to (the Eins-Gebot): he has lost.",
+            "de": "Die letzte 1 eines Spielers war bedroht und hatte kein sicheres Feld zum Ausweichen "
+                  "(Eins-Gebot): Er hat verloren.",
+        },
+        "one_captured": {
+            "en": "A player's last 1 was captured: he has lost.",
+            "de": "Die letzte 1 eines Spielers wurde geschlagen: Er hat verloren.",
+        },
+        "no_move": {
+            "en": "The player to move could neither move nor roll a die and has lost.",
+            "de": "Der Spieler am Zug konnte weder ziehen noch würfeln und hat verloren.",
+        },
+        "cube_dropped": {
+            "en": "An offer to double the stake was declined: the player who offered wins the stake before the "
+                  "offer.",
+            "de": "Ein Angebot, den Einsatz zu verdoppeln, wurde abgelehnt: Wer es gemacht hat, gewinnt den "
+                  "Einsatz vor dem Angebot.",
+        },
+        **DRAW_ENDINGS,
     },
     levels=ALPHABETA_LEVELS,
     order=30,

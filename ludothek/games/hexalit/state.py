@@ -194,6 +194,21 @@ class HexalitState(GameState):
         won = self._outcome()[1]
         return None if won is None else SIDE_NAME[won]
 
+    def ending(self) -> str | None:
+        """Why the game ended (a key of the spec's ``endings``), in the order
+        :meth:`_compute_outcome` decides it; ``None`` while it goes on."""
+        if not self.is_over():
+            return None
+        if self.dropped:
+            return "cube_dropped"
+        if self._ones(1 - self.side) == 0 or self._ones(self.side) == 0:
+            return "one_captured"
+        if not self._turn_actions():
+            return "one_trapped" if self._gebot_cell() >= 0 else "no_move"
+        if self.repetitions() >= 3:
+            return "repetition"
+        return "move_limit"
+
     def repetitions(self) -> int:
         """How often the position at the start of this turn (faces, which are temporary,
         side to move) has occurred at the start of a turn."""

@@ -1,7 +1,7 @@
 """Trigeo: dice as chess pieces on the 66-triangle hexagon, with six jump fields."""
 
 from ...core.spec import GameSpec
-from ..dice import ALPHABETA_LEVELS
+from ..dice import ALPHABETA_LEVELS, DRAW_ENDINGS
 
 SPEC = GameSpec(
     name="trigeo",
@@ -17,6 +17,22 @@ SPEC = GameSpec(
               "E9°F10=6 (a 2 reaching the far row may become a 6).",
         "de": "Züge: B6XC6 (der Würfel auf B6 zieht nach C6), C7°D7 (schlägt auf D7; x oder * geht auch), "
               "E9°F10=6 (eine 2, die die hinterste Reihe erreicht, darf zur 6 werden).",
+    },
+    endings={
+        "one_trapped": {
+            "en": "A 1 was threatened with no safe cell to escape to (the Eins-Gebot): its owner has lost.",
+            "de": "Eine 1 war bedroht und hatte kein sicheres Feld zum Ausweichen (Eins-Gebot): Ihr Besitzer hat "
+                  "verloren.",
+        },
+        "one_captured": {
+            "en": "A 1 was captured: its owner has lost.",
+            "de": "Eine 1 wurde geschlagen: Ihr Besitzer hat verloren.",
+        },
+        "no_move": {
+            "en": "The player to move had no legal move and has lost.",
+            "de": "Der Spieler am Zug hatte keinen erlaubten Zug und hat verloren.",
+        },
+        **DRAW_ENDINGS,
     },
     levels=ALPHABETA_LEVELS,
     order=20,

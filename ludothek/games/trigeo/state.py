@@ -132,6 +132,21 @@ class TrigeoState(GameState):
             return SIDE_NAME[1 - self.side]
         return None
 
+    def ending(self) -> str | None:
+        """Why the game ended (a key of the spec's ``endings``), in the order :meth:`is_over`
+        and :meth:`winner` decide it; ``None`` while it goes on."""
+        if self._lost():
+            if DK.count_ones(self.board, self.side) == 0:
+                return "one_captured"
+            if kernels.one_threatened(self.board, T.GEO, self.side, JUMP_FIELDS_TRIGEO):
+                return "one_trapped"
+            return "no_move"
+        if self.repetitions() >= 3:
+            return "repetition"
+        if self.ply >= self.options["max_plies"]:
+            return "move_limit"
+        return None
+
     def one_cell(self, colour: str) -> int:
         """The cell of ``colour``'s 1, or -1."""
         return int(DK.find_one(self.board, _COLOUR_SIDE[colour]))

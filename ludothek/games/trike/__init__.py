@@ -23,6 +23,15 @@ SPEC = GameSpec(
               "von den Zahlen unten zum rechten Rand), oder swap (erster Zug von Weiß: den schwarzen Stein "
               "übernehmen).",
     },
+    endings={
+        "pawn_trapped": {
+            "en": "The pawn is walled in: every cell next to it is taken. Each side scores its stones under and "
+                  "next to the pawn; the higher score wins.",
+            "de": "Die Figur ist eingeschlossen: Alle Nachbarfelder sind besetzt. Jede Seite zählt ihre Steine "
+                  "unter und neben der Figur; die höhere Zahl gewinnt.",
+        },
+    },
+    draws=False,  # the scored cells always number 3, 5 or 7
     # MCTS is stronger than alpha-beta here: the default ladder
     opening_plies=1,  # Black's opening stone, so the pie rule decides something
     order=10,

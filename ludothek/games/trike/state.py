@@ -182,6 +182,10 @@ class TrikeState(GameState):
         score = self.score()
         return "black" if score["black"] > score["white"] else "white"
 
+    def ending(self) -> str | None:
+        """Trike ends one way only: the pawn cannot move (the score decides)."""
+        return "pawn_trapped" if self.is_over() else None
+
     # ------------------------------------------------------------------ notation
     def position(self) -> str:
         rows = []

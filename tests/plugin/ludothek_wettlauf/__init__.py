@@ -25,6 +25,16 @@ SPEC = GameSpec(
               "das er erreicht, z. B. s-2 (vom Start) oder 11-h (ins Ziel); das Feld, das er verlässt (s, 11), "
               "allein genügt.",
     },
+    endings={
+        "home": {
+            "en": "A player brought both tokens home and wins the race.",
+            "de": "Ein Spieler hat beide Steine ins Ziel gebracht und gewinnt das Rennen.",
+        },
+        "move_limit": {
+            "en": "The game reached its move limit: a draw.",
+            "de": "Die Partie hat ihre Zuggrenze erreicht: remis.",
+        },
+    },
     # a roll opens every game: matches start from the start position, the dice vary them
     opening_plies=0,
     order=90,

@@ -143,6 +143,13 @@ class RaceState(GameState):
         won = self._won()
         return None if won is None else self.colours[won]
 
+    def ending(self) -> str | None:
+        """Why the game ended, a key of the spec's ``endings``: ``home`` (a side brought both
+        tokens home) or ``move_limit`` (``max_plies`` moves: a draw)."""
+        if self._won() is not None:
+            return "home"
+        return "move_limit" if self.is_over() else None
+
     def current_player(self) -> int:
         if self.is_over():
             return TERMINAL

@@ -1,4 +1,5 @@
-// Router, language and API helpers. The pages are ES modules; no build step.
+// Router, language, colour theme, connection state and API helpers. The pages are ES modules; no
+// build step.
 import { renderHome } from "./home.js";
 import { renderGame } from "./game.js";
 import { renderArchive } from "./archive.js";
@@ -19,11 +20,28 @@ export function colourName(colour) { return t(`colour_${colour}`) === `colour_${
 export async function api(method, path, body, token) {
   const headers = { "Content-Type": "application/json" };
   if (token) headers["X-Ludothek-Token"] = token;
-  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (e) {  // no answer at all: the server is down or the network is gone
+    offline("http", true);
+    const err = new Error(t("connection_lost"));
+    err.network = true;
+    throw err;
+  }
+  offline("http", false);
   let data = null;
   try { data = await response.json(); } catch (e) { data = { error: response.statusText }; }
   if (!response.ok) { const err = new Error(data.error || response.statusText); err.status = response.status; throw err; }
   return data;
+}
+
+// the games and bot levels: the same for the life of the server, fetched once (at start, beside the
+// texts) and shared by the pages
+let catalogPromise = null;
+export function gameCatalog() {
+  if (!catalogPromise) catalogPromise = api("GET", "/api/catalog").catch((e) => { catalogPromise = null; throw e; });
+  return catalogPromise;
 }
 
 export const tokens = {
@@ -50,6 +68,70 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// ---------------------------------------------------------------------------- connection state
+// The banner under the header shows while any source reports the server unreachable: "http" (a
+// fetch got no answer; a probe then asks every few seconds until one does) or "ws" (the game
+// page's websocket is closed and reconnecting). A page that failed to load for that is loaded again.
+const down = new Set();
+let probing = null;
+let routeFailed = false;
+
+export function offline(source, isDown) {
+  const was = down.size > 0;
+  if (isDown) down.add(source); else down.delete(source);
+  const banner = document.getElementById("connection");
+  if (banner) {
+    banner.hidden = down.size === 0;
+    if (down.size) banner.textContent = t("connection_lost");
+  }
+  if (down.has("http") && !probing) probing = setTimeout(probe, 1500);
+  if (was && !down.size && routeFailed) route();
+}
+
+async function probe() {
+  try {
+    const response = await fetch("/api/i18n", { cache: "no-store" });
+    probing = null;
+    if (response.ok) { offline("http", false); return; }
+  } catch (e) { probing = null; }
+  if (down.has("http")) probing = setTimeout(probe, 2000);
+}
+
+// ---------------------------------------------------------------------------- colour theme
+// Light or dark: the system's choice (prefers-color-scheme) until the header switch is used; the
+// switch's choice is remembered. The stylesheet follows html[data-theme].
+const THEME = "ludothek.theme";
+const darkQuery = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
+export function isDark() {
+  const chosen = localStorage.getItem(THEME);
+  return chosen ? chosen === "dark" : !!(darkQuery && darkQuery.matches);
+}
+function applyTheme() {
+  const dark = isDark();
+  document.documentElement.dataset.theme = dark ? "dark" : "light";
+  const button = document.getElementById("theme");
+  if (button) button.setAttribute("aria-pressed", dark ? "true" : "false");
+}
+applyTheme();
+if (darkQuery && darkQuery.addEventListener) darkQuery.addEventListener("change", applyTheme);
+
+// ---------------------------------------------------------------------------- focus across redraws
+// Pages are redrawn from scratch; a keyboard user's focus goes back to the control with the same
+// identity (id or a data- key) in the new content.
+const KEYS = ["id", "data-game", "data-opponent", "data-filter", "data-move", "data-index", "data-lang"];
+export function focusKey() {
+  const node = document.activeElement;
+  if (!node || node === document.body) return null;
+  for (const k of KEYS) if (node.hasAttribute && node.hasAttribute(k)) return [k, node.getAttribute(k)];
+  return null;
+}
+export function restoreFocus(key, root = document) {
+  if (!key) return false;
+  const node = root.querySelector(`[${key[0]}="${CSS.escape(key[1])}"]`);
+  if (node) { node.focus(); return true; }
+  return false;
+}
+
 export function navigate(path) {
   history.pushState({}, "", path);
   route();
@@ -58,6 +140,10 @@ export function navigate(path) {
 function translateStatic() {
   document.documentElement.lang = lang;
   for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  for (const node of document.querySelectorAll("[data-i18n-label]")) node.setAttribute("aria-label", t(node.dataset.i18nLabel));
+  for (const node of document.querySelectorAll("[data-i18n-title]")) node.setAttribute("title", t(node.dataset.i18nTitle));
+  const banner = document.getElementById("connection");
+  if (banner && !banner.hidden) banner.textContent = t("connection_lost");
   for (const b of document.querySelectorAll("[data-lang]")) b.classList.toggle("on", b.dataset.lang === lang);
   for (const a of document.querySelectorAll("header nav a")) {
     const path = location.pathname;
@@ -74,10 +160,16 @@ export async function route() {
   document.title = "Ludothek";
   const path = location.pathname;
   let match;
-  if ((match = path.match(/^\/play\/([A-Za-z0-9_-]+)$/))) cleanup = await renderGame(root, match[1]);
-  else if (path === "/archive") cleanup = await renderArchive(root);
-  else if ((match = path.match(/^\/rules(?:\/([a-z]+))?$/))) cleanup = await renderRules(root, match[1]);
-  else cleanup = await renderHome(root);
+  routeFailed = false;
+  try {
+    if ((match = path.match(/^\/play\/([A-Za-z0-9_-]+)$/))) cleanup = await renderGame(root, match[1]);
+    else if (path === "/archive") cleanup = await renderArchive(root);
+    else if ((match = path.match(/^\/rules(?:\/([a-z0-9_]+))?$/))) cleanup = await renderRules(root, match[1]);
+    else cleanup = await renderHome(root);
+  } catch (e) {  // the page could not load: say why; it loads again when the server is back
+    routeFailed = !!e.network;
+    root.append(el("div", { class: "card" }, el("p", { class: "err", role: "alert" }, e.message)));
+  }
 }
 
 document.addEventListener("click", (event) => {
@@ -92,8 +184,13 @@ document.addEventListener("click", (event) => {
     localStorage.setItem("ludothek.lang", lang);
     route();
   }
+  if (event.target.closest("#theme")) {
+    localStorage.setItem(THEME, isDark() ? "light" : "dark");
+    applyTheme();
+  }
 });
 window.addEventListener("popstate", route);
 
+gameCatalog().catch(() => {});  // under way while the texts load
 catalog = await (await fetch("/api/i18n")).json();
 route();

@@ -1,5 +1,5 @@
 // Archive: running and finished games; open one to replay it move by move.
-import { api, el, t, colourName, getLang } from "./app.js";
+import { api, el, t, colourName, getLang, focusKey, restoreFocus, gameCatalog } from "./app.js";
 
 let filter = "over";
 
@@ -7,24 +7,29 @@ export async function renderArchive(root) {
   root.append(el("h1", {}, t("archive_title")));
   const tabs = el("div", { class: "tabs" });
   for (const [key, label] of [["over", t("archive_finished")], ["ongoing", t("archive_running")], ["waiting", t("archive_waiting")]]) {
-    tabs.append(el("a", { href: "#", class: filter === key ? "on" : "", "data-filter": key, onclick: (e) => {
-      e.preventDefault(); filter = key; root.replaceChildren(); renderArchive(root);
-    } }, label));
+    tabs.append(el("a", { href: "#", class: filter === key ? "on" : "", "data-filter": key, "aria-current": filter === key ? "true" : null,
+      onclick: async (e) => {
+        e.preventDefault(); filter = key;
+        const focused = focusKey();
+        root.replaceChildren();
+        await renderArchive(root);
+        restoreFocus(focused, root);
+      } }, label));
   }
   root.append(tabs);
   const { games } = await api("GET", `/api/games?status=${filter}&limit=100`);
-  const { games: catalog } = await api("GET", "/api/catalog");
+  const { games: catalog } = await gameCatalog();
   const titles = Object.fromEntries(catalog.map((g) => [g.name, g.title[getLang()] || g.title.en]));
   if (!games.length) { root.append(el("div", { class: "card note" }, t("archive_empty"))); return null; }
   const table = el("table", { class: "list", id: "archive" },
-    el("tr", {}, ["game", "players", "result", "moves", "started", ""].map((k) => el("th", {}, k ? t(k) : ""))));
+    el("tr", {}, ["game", "players", "result", "moves", "started", ""].map((k) => el("th", { scope: "col" }, k ? t(k) : ""))));
   for (const g of games) {
     const players = g.seats.map((s, i) => s.kind === "bot" ? `${t("computer")} (${s.agent})` : t("player_n", { n: i + 1 })).join(" – ");
     const result = g.status === "over" ? (g.result === "draw" ? t("draw") : t("wins", { colour: colourName(g.result) })) : t(`status_${g.status}`);
     const size = g.options && g.options.size ? ` ${g.options.size}` : "";
     table.append(el("tr", {},
       el("td", {}, el("strong", {}, (titles[g.game] || g.game) + size), el("div", { class: "note" }, t(`mode_${g.mode}`))),
-      el("td", {}, players), el("td", {}, result), el("td", {}, String(g.moves)),
+      el("td", {}, players), el("td", {}, result), el("td", { "data-label": t("moves") }, String(g.moves)),
       el("td", {}, new Date(g.created * 1000).toLocaleString(getLang())),
       el("td", {}, el("div", { class: "row" },
         el("a", { class: "btn", href: `/play/${g.id}`, "data-link": true }, g.status === "over" ? t("replay") : t("open")),

@@ -2,6 +2,12 @@
 // on cells; it knows no rules and no game. It branches on the board kind: the families hextri
 // (triangle of hexagons), tri66 (hexagon of 66 triangles) and grid (6x4 grid with a tray), and
 // the generic kind "cells" (any polygons with stacks of discs; see ludothek/web/boards.py).
+// A board one plays on is also a keyboard widget: every cell (and every die in a tray) is focusable
+// with a roving tabindex, the arrow keys move the focus to the nearest cell in that direction on
+// the screen, Enter and Space act like a click, and each cell is labelled with its name and what
+// stands on it, read from the same board data the drawing uses.
+import { t, colourName } from "./app.js";
+
 const NS = "http://www.w3.org/2000/svg";
 
 export function svg(tag, attrs = {}, ...children) {
@@ -109,7 +115,9 @@ export function gridDie(x, y, size, die, faces, flip = false) {
 /**
  * Draw a board.
  * opts: flip, sources (Set of cells with a move), targets (Set), selected, last (cells),
- * threatened (cells), diceStyle ("pips"|"chess"), onCell(name), labels (bool)
+ * threatened (cells), diceStyle ("pips"|"chess"), onCell(name), labels (bool),
+ * focus (the cell that takes the keyboard focus), onFocus(name), title (a picture's name for
+ * screen readers; without onCell and title the picture is hidden from them)
  */
 export function drawBoard(geometry, board, opts = {}) {
   const cells = geometry.cells || [];
@@ -123,11 +131,16 @@ export function drawBoard(geometry, board, opts = {}) {
   const pad = unit * (kind === "cells" ? 0.35 : opts.labels === false ? 0.5 : kind === "hextri" ? 1.6 + 0.42 * Math.max(1, (geometry.side || 9) / 9) : 1.2);
   let width = maxX - minX + 2 * pad;
   const trayWidth = kind === "grid" ? 1.8 : 0;
+  const interactive = typeof opts.onCell === "function";
   const root = svg("svg", {
     class: "board", xmlns: NS,
     viewBox: `${(minX - pad).toFixed(3)} ${(minY - pad).toFixed(3)} ${(width + trayWidth).toFixed(3)} ${(maxY - minY + 2 * pad).toFixed(3)}`,
     "font-family": "DejaVu Sans, sans-serif",
+    role: interactive ? "application" : opts.title ? "img" : null,
+    "aria-label": interactive ? `${t("board")}. ${t("board_help")}` : opts.title || null,
+    "aria-hidden": interactive || opts.title ? null : "true",
   });
+  const focusables = []; // {name, node, x, y, ring}: the keyboard's cells, in screen coordinates
   root.append(defs());
   const sources = opts.sources || new Set(), targets = opts.targets || new Set();
   const last = new Set(opts.last || []), threatened = new Set(opts.threatened || []);
@@ -161,6 +174,15 @@ export function drawBoard(geometry, board, opts = {}) {
     if (opts.onCell) poly.addEventListener("click", () => opts.onCell(cell.name));
     cellLayer.append(poly);
     const [cx, cy] = map([cell.x, cell.y]);
+    if (interactive) {
+      poly.setAttribute("tabindex", "-1");
+      poly.setAttribute("role", "button");
+      poly.setAttribute("aria-label", cellLabel(kind, cell, board, {
+        selected: opts.selected === cell.name, source: sources.has(cell.name), target: targets.has(cell.name),
+        last: last.has(cell.name), threatened: threatened.has(cell.name),
+      }));
+      focusables.push({ name: cell.name, node: poly, x: cx, y: cy, ring: shrink(cell.points, [cell.x, cell.y], 0.9).map(map) });
+    }
     if (last.has(cell.name)) {
       markLayer.append(svg("polygon", {
         points: pts(shrink(cell.points, [cell.x, cell.y], kind === "tri66" ? 0.8 : 0.86).map(map)), fill: "rgba(240,190,60,.35)",
@@ -191,6 +213,7 @@ export function drawBoard(geometry, board, opts = {}) {
   if (opts.labels !== false) {
     const label = (x, y, text, size = 0.42) => labelLayer.append(svg("text", {
       x, y: y + size * 0.35, "text-anchor": "middle", "font-size": size * unit, fill: "#8a6a45", "pointer-events": "none", "font-weight": "600",
+      class: "coord", "aria-hidden": "true",
     }, document.createTextNode(text)));
     if (kind === "hextri") {
       const side = geometry.side;
@@ -274,6 +297,15 @@ export function drawBoard(geometry, board, opts = {}) {
       if (opts.selected === id) group.append(svg("rect", { x: x - 0.55, y: y - 0.55, width: 1.1, height: 1.1, rx: 0.2, fill: "none", stroke: "#2f6fb0", "stroke-width": 0.08 }));
       const hit = svg("rect", { x: x - 0.5, y: y - 0.5, width: 1, height: 1, fill: "transparent", "data-cell": id, class: sources.has(id) ? "cell src" : "cell" });
       if (opts.onCell) hit.addEventListener("click", () => opts.onCell(id));
+      if (interactive) {
+        const flags = [];
+        if (opts.selected === id) flags.push(t("cell_selected"));
+        if (sources.has(id)) flags.push(t("cell_movable"));
+        hit.setAttribute("tabindex", "-1");
+        hit.setAttribute("role", "button");
+        hit.setAttribute("aria-label", [t("tray_die", { die }), ...flags].join(", "));
+        focusables.push({ name: id, node: hit, x, y, ring: [[x - 0.55, y - 0.55], [x + 0.55, y - 0.55], [x + 0.55, y + 0.55], [x - 0.55, y + 0.55]] });
+      }
       group.append(hit);
       pieceLayer.append(group);
     });
@@ -295,7 +327,112 @@ export function drawBoard(geometry, board, opts = {}) {
       ? svg("circle", { cx: x, cy: y, r: 0.55 * unit, fill: "none", stroke: "rgba(47,111,176,.85)", "stroke-width": 0.11 * unit, class: "tgt-dot" })
       : svg("circle", { cx: x, cy: y, r: (kind === "grid" ? 0.16 : 0.24) * unit, fill: "rgba(47,111,176,.6)", class: "tgt-dot" }));
   }
+  if (interactive && focusables.length) keyboard(root, focusables, opts, unit);
   return root;
+}
+
+// ---------------------------------------------------------------------------- keyboard
+const DIRECTIONS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+
+function keyboard(root, focusables, opts, unit) {
+  const byNode = new Map(focusables.map((f) => [f.node, f]));
+  const byName = new Map(focusables.map((f) => [f.name, f]));
+  // the one cell reached by Tab: the one focused last, else the selected piece, a piece that can
+  // move, a target, or the first cell
+  const first = [opts.focus, opts.selected, ...(opts.sources || []), ...(opts.targets || [])].find((n) => n && byName.has(n));
+  (byName.get(first) || focusables[0]).node.setAttribute("tabindex", "0");
+  // a ring of our own: the browser's outline of an SVG shape would be its bounding box
+  const ring = svg("g", { class: "focus-ring", visibility: "hidden", "pointer-events": "none" },
+    svg("polygon", { fill: "none", stroke: "#ffffff", "stroke-width": unit * 0.24, "stroke-linejoin": "round" }),
+    svg("polygon", { fill: "none", stroke: "#1f62a8", "stroke-width": unit * 0.12, "stroke-linejoin": "round" }));
+  root.append(ring);
+  // focus listeners on the cells themselves: Chromium puts an SVG element that has focus listeners
+  // in the Tab order, which the board itself must not be
+  for (const f of focusables) {
+    f.node.addEventListener("focus", () => {
+      for (const other of focusables) if (other !== f) other.node.setAttribute("tabindex", "-1");
+      f.node.setAttribute("tabindex", "0");
+      for (const line of ring.children) line.setAttribute("points", pts(f.ring));
+      // shown as the browser would show a focus ring: for the keyboard, not after a click
+      let visible = true;
+      try { visible = f.node.matches(":focus-visible"); } catch (e) { /* an old browser: always */ }
+      ring.setAttribute("visibility", visible ? "visible" : "hidden");
+      if (opts.onFocus) opts.onFocus(f.name);
+    });
+    f.node.addEventListener("blur", () => ring.setAttribute("visibility", "hidden"));
+  }
+  root.addEventListener("keydown", (event) => {
+    const f = byNode.get(event.target);
+    if (!f || event.altKey || event.ctrlKey || event.metaKey) return;
+    let next = null;
+    if (DIRECTIONS[event.key]) next = nearest(focusables, f, DIRECTIONS[event.key]) || f;
+    else if (event.key === "Home") next = focusables[0];
+    else if (event.key === "End") next = focusables.at(-1);
+    else if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault(); event.stopPropagation();
+      if (!event.repeat) opts.onCell(f.name);
+      return;
+    } else return;
+    event.preventDefault(); event.stopPropagation();
+    next.node.focus();
+  });
+}
+
+/**
+ * The cell the arrow key leads to: among the cells in that direction (within about 50 degrees of
+ * it), the one nearest, counting a sideways step double; only when there is none, any cell on that
+ * side. Ties (two hexagons up left and up right) go one way turning round the clock, so that the
+ * opposite key leads back.
+ */
+export function nearest(cells, from, [dx, dy]) {
+  const [tx, ty] = [dx + 0.01 * dy, dy - 0.01 * dx];
+  let best = null, bestKey = null;
+  for (const c of cells) {
+    if (c === from) continue;
+    const vx = c.x - from.x, vy = c.y - from.y;
+    const along = vx * dx + vy * dy;
+    if (along <= 1e-6) continue;
+    const side = Math.abs(vx * dy - vy * dx);
+    const dist = Math.hypot(vx, vy);
+    const key = [side > along * 1.2 ? 1 : 0, dist + side, -(vx * tx + vy * ty) / dist];
+    if (!bestKey || key[0] < bestKey[0] || (key[0] === bestKey[0] && (key[1] < bestKey[1] - 1e-6
+        || (Math.abs(key[1] - bestKey[1]) <= 1e-6 && key[2] < bestKey[2])))) {
+      best = c; bestKey = key;
+    }
+  }
+  return best;
+}
+
+// what a screen reader says for a cell: its name, what stands there, and its part in the move
+function cellLabel(kind, cell, board, flags) {
+  const name = kind === "grid" && cell.row !== undefined ? t("grid_cell", { row: cell.row, col: cell.col }) : cell.name;
+  const parts = [];
+  if (kind === "hextri") {
+    const stone = (board.stones || {})[cell.name];
+    if (stone) parts.push(t(`stone_${stone}`) === `stone_${stone}` ? stone : t(`stone_${stone}`));
+    if (board.pawn === cell.name) parts.push(t("pawn"));
+  } else if (kind === "tri66") {
+    const die = (board.dice || {})[cell.name];
+    if (die) parts.push(t("die_piece", { colour: colourName(die.colour), face: die.face }) + (die.temporary ? `, ${t("die_temporary")}` : ""));
+  } else if (kind === "grid") {
+    const info = (board.dice || {})[cell.name];
+    if (info) parts.push(t("grid_die", { die: info.die, faces: (info.faces || []).join(" ") }));
+  } else {
+    const counts = new Map();
+    for (const piece of (board.pieces || {})[cell.name] || []) {
+      const what = (piece.name || t(dark(piece.fill || "#ffffff") ? "piece_dark" : "piece_light"))
+        + (piece.label !== undefined && piece.label !== null && piece.label !== "" ? ` ${piece.label}` : "");
+      counts.set(what, (counts.get(what) || 0) + 1);
+    }
+    for (const [what, n] of counts) parts.push(n > 1 ? `${n} × ${what}` : what);
+  }
+  if (!parts.length) parts.push(t("cell_empty"));
+  if (flags.selected) parts.push(t("cell_selected"));
+  if (flags.source && !flags.selected) parts.push(t("cell_movable"));
+  if (flags.target) parts.push(t("cell_target"));
+  if (flags.last) parts.push(t("cell_last"));
+  if (flags.threatened) parts.push(t("cell_threatened"));
+  return [name, ...parts].join(", ");
 }
 
 // one piece of the "cells" kind: a disc with an optional label

@@ -1,6 +1,7 @@
 // The game page: board, moves, clocks, offers, move list, replay. Live over a websocket.
-import { api, el, t, colourName, tokens, navigate, getLang } from "./app.js";
+import { api, el, t, colourName, tokens, navigate, getLang, offline, focusKey, restoreFocus } from "./app.js";
 import { drawBoard, gridDie, dieFace, svg } from "./board.js";
+import { playSound, soundOn, setSoundOn, wantSound } from "./sound.js";
 
 const SWATCH = { black: "#222", white: "#f5f0e6", a: "#3b7d4f", b: "#7b5aa6" };
 
@@ -10,6 +11,7 @@ export async function renderGame(root, id) {
     id, view: null, you: [], selected: null, flip: false, replay: null, replayIndex: null, geometry: null,
     diceStyle: localStorage.getItem("ludothek.dice") || "pips", error: "", ws: null, closed: false, receivedAt: 0,
     lastRollShown: null, modal: null,
+    focusCell: null, refocusBoard: false, sound: false, sounds: [], announced: [], retry: 0,
   };
   const invite = params.get("invite");
   if (invite && !tokens.get(id)) {
@@ -23,14 +25,20 @@ export async function renderGame(root, id) {
   try {
     first = await api("GET", `/api/games/${id}`, undefined, tokens.get(id));
   } catch (e) {
+    if (e.network) throw e;
     root.append(el("div", { class: "card" }, el("h2", {}, t("not_found")), el("p", { class: "note" }, e.message)));
     return null;
   }
   const boardWrap = el("div", { class: "board-wrap" });
   const side = el("div", { class: "side" });
   root.append(el("div", { class: "play" }, boardWrap, side));
+  page.live = el("div", { class: "visually-hidden", id: "announce", "aria-live": "polite", "aria-atomic": "true" });
+  root.prepend(el("h1", { class: "visually-hidden" }, first.game.title[getLang()] || first.game.title.en));
+  root.append(page.live);
   page.geometry = await api("GET", `/api/geometry/${first.game.game}?${new URLSearchParams(sizeOption(first.game.options))}`);
   accept(page, first.game, first.you);
+  page.sound = soundOn(page.you.length > 0);
+  wantSound(page.sound);
   // a player sees his own side at the bottom
   const topColour = { tri66: "white", grid: "b" }[page.geometry.kind];
   if (page.you.length === 1 && topColour && page.view.colours[page.you[0]] === topColour) page.flip = true;
@@ -52,6 +60,7 @@ export async function renderGame(root, id) {
   return () => {
     page.closed = true; clearInterval(ticker); document.removeEventListener("keydown", keys);
     if (page.ws) page.ws.close(); closeModal(page);
+    offline("ws", false);
   };
 }
 
@@ -62,11 +71,56 @@ function sizeOption(options) {
 function accept(page, view, you) {
   if (page.view && view.id === page.view.id && view.version < page.view.version) return false;
   const changed = !page.view || page.view.version !== view.version;
+  const before = page.view;
   page.view = view;
   if (you) page.you = you;
   page.receivedAt = performance.now();
   if (changed) page.selected = null;
+  if (changed && before) tellNews(page, before, view);
+  if (before && before.id === view.id && before.status !== "over" && view.status === "over") page.endPending = true;
   return true;
+}
+
+// say what happened since the last view (moves, rolls, the end) in the live region, with a sound
+function tellNews(page, before, after) {
+  if (before.id !== after.id) return;
+  const old = before.history, now = after.history;
+  const lines = [];
+  const entry = (k) => {
+    const h = now[k];
+    if (h.colour === null || h.colour === undefined) return t("announce_chance", { face: h.text });
+    const last = after.last;
+    if (k === now.length - 1 && last && last.kind === "roll" && h.text.includes(last.move)) {
+      const face = h.text.slice(h.text.lastIndexOf(last.move) + last.move.length).replace(/[\^+#]/g, "");
+      return t("announce_roll", { colour: colourName(h.colour), move: last.move, face });
+    }
+    return t("announce_move", { colour: colourName(h.colour), move: h.text });
+  };
+  if (now.length < old.length) lines.push(t("announce_undo"));
+  else {
+    let from = old.length;
+    if (from > 0 && now.length >= from && now[from - 1].text !== old[from - 1].text) from -= 1; // a token grew
+    for (let k = from; k < now.length; k++) lines.push(entry(k));
+  }
+  const ended = after.status === "over" && before.status !== "over";
+  if (ended) lines.push(resultText(after));
+  if (!lines.length) return;
+  say(page, lines.join(". "));
+  if (page.sound) {
+    const kind = now.length < old.length ? "move" : after.last && after.last.kind === "roll" ? "roll"
+      : after.last && after.last.kind === "place" ? "place" : "move";
+    page.sounds.push(kind);
+    playSound(kind);
+    if (ended) { page.sounds.push("end"); setTimeout(() => playSound("end"), 250); }
+  }
+}
+
+function say(page, text) {
+  page.announced.push(text);
+  if (!page.live) return;
+  // emptied first, so that the same words twice are still read twice
+  page.live.textContent = "";
+  setTimeout(() => { if (page.live) page.live.textContent = text; }, 60);
 }
 
 function connect(page) {
@@ -76,6 +130,8 @@ function connect(page) {
   page.ws = ws;
   ws.onopen = () => {
     page.connected = true;
+    page.retry = 0;
+    offline("ws", false);
     const token = tokens.get(page.id);
     if (token) ws.send(JSON.stringify({ type: "auth", token }));
   };
@@ -89,7 +145,10 @@ function connect(page) {
   };
   ws.onclose = () => {
     page.connected = false;
-    if (!page.closed) setTimeout(() => connect(page), 1000);
+    if (page.closed || page.ws !== ws) return;
+    offline("ws", true);
+    page.retry = Math.min(5000, (page.retry || 500) * 2);
+    setTimeout(() => connect(page), page.retry);
   };
 }
 
@@ -142,14 +201,20 @@ function choose(page, candidates) {
     }
     box.append(el("button", { type: "button", class: "btn", title: m.move, "data-move": m.move, onclick: () => play(page, m.move) }, content));
   }
+  page.refocusBoard = true;
   openModal(page, el("div", {}, el("h3", {}, page.geometry.kind === "grid" ? t("orientation") : t("choose_move")), box,
-    el("button", { class: "btn", onclick: () => closeModal(page) }, t("cancel"))));
+    el("button", { class: "btn", onclick: () => { closeModal(page); page.draw(); } }, t("cancel"))));
 }
 
 function openModal(page, content) {
   closeModal(page);
-  page.modal = el("div", { class: "modal-back", onclick: (e) => { if (e.target === page.modal) closeModal(page); } }, el("div", { class: "modal" }, content));
+  page.modal = el("div", { class: "modal-back", onclick: (e) => { if (e.target === page.modal) closeModal(page); } },
+    el("div", { class: "modal", role: "dialog", "aria-modal": "true" }, content));
   document.body.append(page.modal);
+  const heading = page.modal.querySelector("h1, h2, h3");
+  if (heading) { heading.id = heading.id || "modal-title"; page.modal.firstChild.setAttribute("aria-labelledby", heading.id); }
+  const first = page.modal.querySelector("button, [href], input, select, summary");
+  if (first) first.focus();
 }
 function closeModal(page) { if (page.modal) { page.modal.remove(); page.modal = null; } }
 
@@ -192,7 +257,7 @@ function seatLabel(page, seat) {
 
 function resultText(v) {
   if (v.termination === "expired") return t("expired");
-  if (v.result === "draw") return t("draw");
+  if (v.result === "draw") return v.termination === "agreement" ? `${t("draw")} ${t("by_agreement")}` : t("draw");
   const how = { resign: t("by_resign"), time: t("by_time"), abandon: t("by_abandon") }[v.termination] || "";
   return `${t("wins", { colour: colourName(v.result) })}${how ? " " + how : ""}`;
 }
@@ -206,20 +271,28 @@ function render(page, boardWrap, side, draw) {
   const sources = new Set(moves.filter((m) => m.from).map((m) => m.from));
   const targets = new Set(moves.filter((m) => m.to && (m.from === null || m.from === page.selected)).map((m) => m.to));
   // board
+  const focused = focusKey();
+  const boardFocused = !!(document.activeElement && document.activeElement.closest && document.activeElement.closest("svg.board"));
   const board = drawBoard(page.geometry, shown.board, {
     flip: page.flip, sources, targets, selected: page.selected, last: shown.last ? shown.last.cells : [],
     threatened: shown.threatened, diceStyle: page.diceStyle, onCell: (name) => onCell(page, name),
+    focus: page.focusCell, onFocus: (name) => { page.focusCell = name; },
   });
   boardWrap.replaceChildren(board);
+  if ((boardFocused || page.refocusBoard) && !page.modal) {
+    page.refocusBoard = false;
+    const cell = board.querySelector('[tabindex="0"]');
+    if (cell) cell.focus();
+  }
   if (shown.threat && (live ? v0.status !== "over" || v0.termination === "rules" : true)) {
     boardWrap.append(el("div", { class: "eins", title: t("eins_hint") }, t("eins")));
   }
   if (!live) {
     boardWrap.append(el("div", { class: "replaybar" },
-      el("button", { class: "btn", onclick: () => replayTo(page, -1) }, "|\u25C0"),
-      el("button", { class: "btn", onclick: () => replayTo(page, page.replayIndex - 1) }, "\u25C0"),
-      el("button", { class: "btn", onclick: () => replayTo(page, page.replayIndex + 1) }, "\u25B6"),
-      el("button", { class: "btn primary", onclick: () => { page.replay = null; page.replayIndex = null; draw(); } }, t("live"))));
+      el("button", { class: "btn", id: "replay-start", "aria-label": t("replay_start"), title: t("replay_start"), onclick: () => replayTo(page, -1) }, "|\u25C0"),
+      el("button", { class: "btn", id: "replay-back", "aria-label": t("replay_back"), title: t("replay_back"), onclick: () => replayTo(page, page.replayIndex - 1) }, "\u25C0"),
+      el("button", { class: "btn", id: "replay-forward", "aria-label": t("replay_forward"), title: t("replay_forward"), onclick: () => replayTo(page, page.replayIndex + 1) }, "\u25B6"),
+      el("button", { class: "btn primary", id: "replay-live", onclick: () => { page.replay = null; page.replayIndex = null; draw(); } }, t("live"))));
   }
 
   // side panel
@@ -253,7 +326,9 @@ function render(page, boardWrap, side, draw) {
   // status or result
   if (v.status === "over") {
     side.append(el("div", { class: "banner", id: "result" }, resultText(v),
-      v.score && v.score[v.colours[0]] !== undefined ? el("small", {}, `${colourName(v.colours[0])} ${v.score[v.colours[0]]} : ${v.score[v.colours[1]]} ${colourName(v.colours[1])}`) : null));
+      v.score && v.score[v.colours[0]] !== undefined ? el("small", {}, `${colourName(v.colours[0])} ${v.score[v.colours[0]]} : ${v.score[v.colours[1]]} ${colourName(v.colours[1])}`) : null,
+      v.ending ? el("small", { id: "result-reason" }, v.ending.text[getLang()] || v.ending.text.en) : null,
+      el("button", { class: "btn", id: "end-details", onclick: () => endDialog(page) }, t("end_details"))));
   } else if (v.status === "waiting") {
     side.append(el("div", { class: "card status" }, t("waiting_friend")));
   } else {
@@ -275,6 +350,7 @@ function render(page, boardWrap, side, draw) {
       side.append(el("div", { class: "card row dice-roll", id: "last-roll" }, pic, t("rolled", { face })));
     }
   }
+  if (v.dice) side.append(fairDice(page, v));
 
   // offers and moves without cells (swap, cube, roll of the selected die, anything else)
   if (mine) {
@@ -332,7 +408,7 @@ function render(page, boardWrap, side, draw) {
   } else if (waiting && claimIn < 86400 && !page.claimTimer) {  // show the button when the time comes
     page.claimTimer = setTimeout(() => { page.claimTimer = null; if (!page.closed) page.draw(); }, claimIn * 1000 + 200);
   }
-  if (canAct && v.mode !== "online" && v.plies > 0 && v.termination !== "resign" && v.termination !== "time") {
+  if (canAct && v.undo) {  // the server says when: a local game in play with a move to take back
     actions.append(el("button", { class: "btn", id: "undo", onclick: () => send(page, "undo") }, t("undo")));
   }
   if (canAct && v.status === "over") {
@@ -340,6 +416,9 @@ function render(page, boardWrap, side, draw) {
     else actions.append(el("button", { class: "btn primary", id: "rematch", onclick: () => send(page, "rematch") }, v.rematch ? t("join_rematch") : t("rematch")));
   }
   actions.append(el("button", { class: "btn", id: "flip", onclick: () => { page.flip = !page.flip; draw(); } }, t("flip")));
+  actions.append(el("button", { class: "btn", id: "sound", "aria-pressed": page.sound ? "true" : "false", onclick: () => {
+    page.sound = !page.sound; setSoundOn(page.you.length > 0, page.sound); draw();
+  } }, el("span", { "aria-hidden": "true" }, "\u266A "), t("sound")));
   if (page.geometry.kind === "tri66") {
     actions.append(el("button", { class: "btn", id: "dice-style", onclick: () => {
       page.diceStyle = page.diceStyle === "pips" ? "chess" : "pips";
@@ -348,6 +427,8 @@ function render(page, boardWrap, side, draw) {
   }
   actions.append(el("a", { class: "btn", href: `/api/games/${v.id}/record`, download: `${v.game}-${v.id}.ludo` }, t("download")));
   side.append(actions);
+  const offers = offerCard(page);
+  if (offers) side.append(offers);
   if (mine) {
     // moves can also be typed in notation; the server checks them like clicks
     const input = el("input", { type: "text", id: "move-input", placeholder: t("type_move"), autocomplete: "off", spellcheck: "false" });
@@ -370,13 +451,94 @@ function render(page, boardWrap, side, draw) {
     for (const k of indices) {
       if (k >= v.history.length) { row.append(el("td")); continue; }
       const current = page.replay ? page.replayIndex === k : k === v.history.length - 1;
-      row.append(el("td", {}, el("span", { class: "mv" + (current ? " cur" : ""), "data-index": k, onclick: () => replayTo(page, k) }, v.history[k].text)));
+      row.append(el("td", {}, el("button", { type: "button", class: "mv" + (current ? " cur" : ""), "data-index": k, "aria-current": current ? "true" : null,
+        onclick: () => replayTo(page, k) }, v.history[k].text)));
     }
     table.append(row);
   }
   list.append(table);
   side.append(list);
+  if (page.endPending && live) { page.endPending = false; endDialog(page); }
   if (live) setTimeout(() => { list.scrollTop = list.scrollHeight; }, 0);
+  if (!page.modal && (!document.activeElement || document.activeElement === document.body)) restoreFocus(focused, boardWrap.parentNode);
+}
+
+// the end of the game: the result, why, the score or stake; rematch, download, review from the start
+function endDialog(page) {
+  const v = page.view;
+  if (v.status !== "over") return;
+  const ending = v.ending;
+  const body = el("div", { id: "end-dialog" }, el("h3", {}, t("end_title")),
+    el("p", { id: "end-result" }, el("strong", {}, resultText(v))));
+  if (ending) body.append(el("p", { id: "end-reason" }, ending.text[getLang()] || ending.text.en));
+  const score = ending && ending.score;
+  if (score && score[v.colours[0]] !== undefined) {
+    const line = `${colourName(v.colours[0])} ${score[v.colours[0]]} : ${score[v.colours[1]]} ${colourName(v.colours[1])}`;
+    body.append(el("p", { id: "end-score" }, t("final_score", { score: line })));
+  }
+  if (ending && ending.stake) body.append(el("p", { id: "end-stake" }, t("stake", { n: ending.stake })));
+  const buttons = el("div", { class: "actions", id: "end-actions" });  // not "choices": those pick a move
+  if (page.you.length) {
+    const joined = v.rematch && tokens.get(v.rematch);
+    buttons.append(el("button", { class: "btn primary", id: "end-rematch", onclick: () => {
+      closeModal(page);
+      if (joined) navigate(`/play/${v.rematch}`); else send(page, "rematch");
+    } }, v.rematch ? t("join_rematch") : t("rematch")));
+  }
+  buttons.append(el("a", { class: "btn", id: "end-download", href: `/api/games/${v.id}/record`, download: `${v.game}-${v.id}.ludo` }, t("download")));
+  if (v.history.length) {
+    buttons.append(el("button", { class: "btn", id: "end-review", onclick: () => { closeModal(page); replayTo(page, -1); } }, t("review")));
+  }
+  buttons.append(el("button", { class: "btn", id: "end-close", onclick: () => { closeModal(page); page.draw(); } }, t("close")));
+  body.append(buttons);
+  openModal(page, body);
+}
+
+// online: propose a takeback or offer a draw; the opponent accepts or declines; the offerer may withdraw
+function offerCard(page) {
+  const v = page.view;
+  if (v.mode !== "online" || v.status !== "ongoing" || page.replay !== null) return null;
+  const offer = v.offer;
+  const box = el("div", { class: "card", id: "table-offer" });
+  if (page.you.length !== 1) {  // a spectator only hears of it
+    if (!offer) return null;
+    box.append(el("div", { class: "note" }, t(offer.kind === "draw" ? "draw_pending" : "takeback_pending")));
+    return box;
+  }
+  const me = page.you[0];
+  if (offer && offer.by === me) {
+    box.append(el("p", { id: "offer-waiting", style: "margin-top:0" }, t(offer.kind === "draw" ? "draw_waiting" : "takeback_waiting")),
+      el("button", { class: "btn", id: "withdraw", onclick: () => send(page, "withdraw") }, t("withdraw")));
+  } else if (offer) {
+    box.append(el("p", { id: "offer-asked", style: "margin-top:0" }, t(offer.kind === "draw" ? "draw_asked" : "takeback_asked")),
+      el("div", { class: "row" },
+        el("button", { class: "btn primary", id: "accept-offer", onclick: () => send(page, "answer", { accept: true }) }, t("accept")),
+        el("button", { class: "btn", id: "decline-offer", onclick: () => send(page, "answer", { accept: false }) }, t("decline"))));
+  } else {
+    if (v.moved && v.moved[me]) {
+      box.append(el("button", { class: "btn", id: "offer-takeback", onclick: () => send(page, "offer", { kind: "takeback" }) }, t("offer_takeback")));
+    }
+    if (v.draws) box.append(el("button", { class: "btn", id: "offer-draw", onclick: () => send(page, "offer", { kind: "draw" }) }, t("offer_draw")));
+    if (!box.childNodes.length) return null;
+  }
+  return box;
+}
+
+// how to check the dice: the secret's fingerprint from the start, the secret once the game is over
+function fairDice(page, v) {
+  const code = (text, id) => el("code", { id, style: "display:block;word-break:break-all;font-size:12px;margin:4px 0" }, text);
+  const box = el("details", { class: "card note", id: "fair-dice", ontoggle: () => { page.diceOpen = box.open; } },
+    el("summary", { style: "cursor:pointer" }, t("dice_verify")),
+    el("div", {}, t("dice_commitment")), code(v.dice.commitment, "dice-commitment"));
+  box.open = Boolean(page.diceOpen);
+  if (v.dice.secret) {
+    box.append(el("div", {}, t("dice_secret")), code(v.dice.secret, "dice-secret"),
+      el("div", {}, el("a", { href: `/api/games/${v.id}/record`, download: `${v.game}-${v.id}.ludo`, id: "dice-record" }, t("download")),
+        " · ", t("dice_how")), code("ludothek verify " + `${v.game}-${v.id}.ludo`, "dice-command"));
+  } else {
+    box.append(el("div", {}, t("dice_pending")));
+  }
+  return box;
 }
 
 async function replayTo(page, index) {

@@ -1,29 +1,33 @@
 // Home: choose a game, its options and an opponent.
-import { api, el, t, colourName, tokens, navigate, getLang } from "./app.js";
+import { api, el, t, colourName, tokens, navigate, getLang, focusKey, restoreFocus, gameCatalog } from "./app.js";
 import { boardPicture } from "./board.js";
 
+const pictures = new Map(); // the preview of each game's board, fetched once a page load
 const form = { game: null, options: {}, first: "high", opponent: "hotseat", bot: "random", seat: 0, minutes: 0, increment: 0 };
 
 export async function renderHome(root) {
-  const { games, bots } = await api("GET", "/api/catalog");
+  const { games, bots } = await gameCatalog();
   const byName = Object.fromEntries(games.map((g) => [g.name, g]));
   // the catalogue comes in display order: the first game is the default
   if (!form.game || !byName[form.game]) form.game = games.length ? games[0].name : null;
   const lang = getLang();
   root.append(el("h1", {}, t("choose_game")), el("p", { class: "sub" }, t("tagline")));
-  const cards = el("div", { class: "games" });
+  // the games are buttons: Tab reaches them, Enter or Space chooses one
+  const cards = el("div", { class: "games", role: "group", "aria-label": t("game_pictures") });
   root.append(cards);
   const setup = el("div", { class: "setup" });
   root.append(setup);
   for (const info of games) {
     const name = info.name;
-    const card = el("div", { class: "card game-card" + (form.game === name ? " chosen" : ""), "data-game": name },
-      el("div", { class: "pic" }), el("div", { class: "name" }, info.title[lang] || info.title.en));
+    const card = el("button", { type: "button", class: "card game-card" + (form.game === name ? " chosen" : ""), "data-game": name,
+      "aria-pressed": form.game === name ? "true" : "false" },
+      el("span", { class: "pic" }), el("span", { class: "name" }, info.title[lang] || info.title.en));
     card.addEventListener("click", () => { form.game = name; form.options = {}; renderHomeAgain(root); });
     const small = info.options.some((o) => o.name === "size") ? "&o.size=7" : "";
-    api("GET", `/api/preview?game=${name}${small}`).then((p) => {
+    if (!pictures.has(name)) pictures.set(name, api("GET", `/api/preview?game=${encodeURIComponent(name)}${small}`));
+    pictures.get(name).then((p) => {
       card.querySelector(".pic").append(boardPicture(p));
-    }).catch(() => {});
+    }).catch(() => pictures.delete(name));
     cards.append(card);
   }
   if (!form.game) return null;
@@ -67,9 +71,10 @@ export async function renderHome(root) {
 
   // opponent
   const oppBox = el("div", { class: "card" }, el("h2", {}, t("opponent")));
-  const seg = el("div", { class: "seg", id: "opponent" });
+  const seg = el("div", { class: "seg", id: "opponent", role: "group", "aria-label": t("opponent") });
   for (const kind of ["hotseat", "bot", "friend"]) {
     seg.append(el("button", { type: "button", class: form.opponent === kind ? "on" : "", "data-opponent": kind,
+      "aria-pressed": form.opponent === kind ? "true" : "false",
       onclick: () => { form.opponent = kind; renderHomeAgain(root); } }, t(`opp_${kind}`)));
   }
   oppBox.append(seg);
@@ -112,7 +117,9 @@ export async function renderHome(root) {
   return null;
 }
 
-function renderHomeAgain(root) {
+async function renderHomeAgain(root) {
+  const key = focusKey();
   root.replaceChildren();
-  renderHome(root);
+  await renderHome(root);
+  restoreFocus(key, root);
 }

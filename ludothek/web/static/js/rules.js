@@ -1,11 +1,11 @@
 // Rules of every game in English and German, with diagrams drawn by the board code.
-import { api, el, t, getLang } from "./app.js";
+import { api, el, t, getLang, gameCatalog } from "./app.js";
 import { boardPicture } from "./board.js";
 
 const pages = new Map(); // game -> its rules page, fetched once
 
 export async function renderRules(root, game) {
-  const { games } = await api("GET", "/api/catalog");
+  const { games } = await gameCatalog();
   // the tabs: the games with a rules page, in the catalogue's order
   const withRules = games.filter((g) => g.rules);
   const lang = getLang();
@@ -14,10 +14,10 @@ export async function renderRules(root, game) {
   if (!withRules.some((g) => g.name === game)) game = withRules[0].name;
   if (!pages.has(game)) pages.set(game, await api("GET", `/api/rules/${game}`));
   const page = pages.get(game);
-  root.append(el("div", { class: "tabs" }, withRules.map((g) => el("a", { href: `/rules/${g.name}`, "data-link": true, class: g.name === game ? "on" : "" }, g.title[lang] || g.title.en))));
+  root.append(el("div", { class: "tabs" }, withRules.map((g) => el("a", { href: `/rules/${g.name}`, "data-link": true, class: g.name === game ? "on" : "", "aria-current": g.name === game ? "page" : null }, g.title[lang] || g.title.en))));
   const body = el("div", { class: "card rules", id: "rules" });
   for (const [kind, content, caption] of page[lang] || page.en) {
-    if (kind === "h") body.append(el("h3", {}, content));
+    if (kind === "h") body.append(el("h2", {}, content));
     else if (kind === "p") body.append(el("p", {}, content));
     else if (kind === "fig") {
       const figure = el("figure", {}, el("div", { class: "pic" }), el("figcaption", {}, caption));
@@ -31,7 +31,7 @@ export async function renderRules(root, game) {
       if (content.legal) q.set("legal", "1");
       api("GET", `/api/preview?${q}`).then((p) => {
         const targets = new Set(p.moves.filter((m) => m.to && !m.from).map((m) => m.to));
-        figure.querySelector(".pic").append(boardPicture(p, { targets, labels: true }));
+        figure.querySelector(".pic").append(boardPicture(p, { targets, labels: true, title: caption || t("board") }));
       }).catch(() => figure.remove());
     }
   }
