@@ -356,7 +356,7 @@ def play(game: str, size: int | None, option: tuple[str, ...], position: str | N
         click.echo(i18n.text("start_roll", lang, rule=i18n.text(start, lang), rolls=rolls))
         click.echo(i18n.text("starts", lang, colour=i18n.colour_name(first, lang)))
         options.append(f"first={first}")
-        tags["StartRoll"] = f"{start}: {rolls}"
+        tags[fairdice.TAG_START_ROLL] = f"{start}: {rolls}"
     state = _state(game, size, tuple(options), position)
     try:
         TerminalGame(state, vs=vs, me=me, seat=int(seat) - 1, lang=lang, rng=rng, tags=tags, dice_secret=dice_secret,

@@ -64,9 +64,11 @@ class Live:
         self._base_version = -1
 
 
+@cache
 def game_catalog() -> list[dict[str, Any]]:
     """Every registered game with its options, in display order, for the home and rules
-    pages: ``board`` is its board kind, ``rules`` whether it has a rules page."""
+    pages: ``board`` is its board kind, ``rules`` whether it has a rules page. The installed
+    games do not change while a process runs: built once (the warm-up does it), then shared."""
     result = []
     for name in games():
         try:
@@ -276,7 +278,7 @@ class GameService:
         if has_first and start != "fixed" and position is None and "first" not in options:
             first, rolls = fairdice.roll_first(cls.colours, start, dice_secret, game_id)
             options["first"] = first
-            tags["StartRoll"] = f"{start}: {rolls}"
+            tags[fairdice.TAG_START_ROLL] = f"{start}: {rolls}"
         try:
             state = cls(position, **options)
         except LudothekError as exc:
@@ -651,7 +653,7 @@ class GameService:
             if row.rematch is not None:
                 return None, row.rematch, mine, row
             options = dict(row.options)
-            if "StartRoll" in row.tags:
+            if fairdice.TAG_START_ROLL in row.tags:
                 options.pop("first", None)
             seat_of_creator = 1 - mine
             spec = {
@@ -863,7 +865,7 @@ def _dice_view(row: GameRow) -> dict[str, Any] | None:
 def _uses_dice(row: GameRow) -> bool:
     """Whether a game's dice matter: it rolled for the first move, the server has rolled,
     or its game has chance nodes."""
-    return "StartRoll" in row.tags or any(m[2] == -1 for m in row.moves) or fairdice.has_chance(row.game)
+    return fairdice.TAG_START_ROLL in row.tags or any(m[2] == -1 for m in row.moves) or fairdice.has_chance(row.game)
 
 
 def _rewind(state: GameState, ply: int) -> None:
