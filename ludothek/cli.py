@@ -16,22 +16,35 @@ import click
 from . import i18n
 from .core import fairdice
 from .core.errors import LudothekError
+from .core.messages import colour, in_language
 from .core.options import parse_assignments
 from .core.protocol import CHANCE, GameState
 from .core.record import load
 from .core.registry import game_class, game_spec, games
 from .core.seating import roll_for_first
+from .core.texts import TEXTS, os_reason, result_word
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
 class Failure(click.ClickException):
-    """A clean error: message on stderr, exit status 2."""
+    """A clean error: message on stderr, exit status 2. ``message`` is a keyed message, a
+    Ludothek error or plain text; it is shown in ``lang`` (by default the user's language,
+    :func:`i18n.default_language`) after ``where`` (a file name, an option) if given."""
 
     exit_code = 2
 
+    def __init__(self, message: Any, where: str | None = None, lang: str | None = None):
+        self.said, self.where, self.lang = message, where, lang
+        super().__init__(self.text("en"))
+
+    def text(self, lang: str) -> str:
+        said = str(in_language(self.said, lang))
+        return f"{self.where}: {said}" if self.where is not None else said
+
     def show(self, file: Any = None) -> None:
-        click.echo(f"error: {self.format_message()}", err=True)
+        lang = self.lang or i18n.default_language()
+        click.echo(f"{TEXTS('error').text(lang)}: {self.text(lang)}", err=True)
 
 
 def _one_line(exc: click.UsageError) -> Failure:
@@ -47,7 +60,7 @@ def _one_line(exc: click.UsageError) -> Failure:
         names.append(ctx.info_name if ctx.parent is not None else "ludothek")
         ctx = ctx.parent
     names = names or ["ludothek"]
-    return Failure(f"{message} (see '{' '.join(reversed(names))} --help')")
+    return Failure(f"{message} (see '{' '.join(reversed(names))} --help')", lang="en")  # click's words: English
 
 
 class Verb(click.Command):
@@ -93,7 +106,7 @@ class GameName(click.ParamType):
             try:
                 game_class(value)
             except LudothekError as exc:
-                raise Failure(str(exc)) from None
+                raise Failure(exc) from None
         return value
 
     def shell_complete(self, ctx: Any, param: Any, incomplete: str) -> list[Any]:
@@ -148,14 +161,15 @@ def agents_help() -> str:
 AGENTS = agents_help()
 
 
-def _state(game: str, size: int | None, option: tuple[str, ...], position: str | None) -> GameState:
+def _state(game: str, size: int | None, option: tuple[str, ...], position: str | None,
+           lang: str | None = None) -> GameState:
     try:
         options: dict[str, Any] = parse_assignments(list(option))
         if size is not None:
             options["size"] = size
         return game_class(game)(position, **options)
     except LudothekError as exc:
-        raise Failure(str(exc)) from None
+        raise Failure(exc, lang=lang) from None
 
 
 def _play_moves(state: GameState, moves: tuple[str, ...]) -> None:
@@ -163,7 +177,7 @@ def _play_moves(state: GameState, moves: tuple[str, ...]) -> None:
         try:
             state.play(move)
         except LudothekError as exc:
-            raise Failure(f"move {number} {move!r}: {exc}") from None
+            raise Failure(TEXTS("cli_move", number=number, move=repr(move), error=exc)) from None
 
 
 def game_options(function: Any) -> Any:
@@ -237,7 +251,7 @@ def bench(game: str, size: int | None, option: tuple[str, ...], position: str | 
 
     state = _state(game, size, option, position)
     if state.is_over():
-        raise Failure("the position is already over: nothing to play out")
+        raise Failure(TEXTS("cli_bench_over"))
     state.random_playouts(1, seed)  # compile (or load) the kernels before timing
     batch, games_done, plies, elapsed = 1, 0, 0, 0.0
     with Progress(
@@ -280,15 +294,16 @@ def replay(path: str) -> None:
     """Check a game record and show its final position."""
     from rich.console import Console
 
+    lang = i18n.default_language()
     try:
         record = load(path)
         state = record.replay()
     except LudothekError as exc:
-        raise Failure(f"{path}: {exc}") from None
+        raise Failure(exc, where=path) from None
     console = Console()
-    console.print(state.render())
+    console.print(state.render(lang))
     console.print(" ".join(record.moves))
-    console.print(f"result: {record.result}")
+    console.print(i18n.text("replay_result", lang, result=result_word(record.result)))
 
 
 @main.command(context_settings=CONTEXT)
@@ -303,19 +318,22 @@ def verify(path: str, lang: str | None) -> None:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as exc:
-        raise Failure(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise Failure(TEXTS("cannot_read", path=path, reason=os_reason(exc)), lang=lang) from None
     try:
         report = fairdice.verify(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
-        raise Failure(f"{path} is not UTF-8 text (byte offset {exc.start})") from None
+        raise Failure(TEXTS("cli_not_utf8", path=path, offset=exc.start), lang=lang) from None
     except LudothekError as exc:
-        raise Failure(f"{path}: {exc}") from None
+        raise Failure(exc, where=path, lang=lang) from None
     if report.ok:
         start = i18n.text("verify_ok_start", lang) if report.start_roll else ""
         click.echo(i18n.text("verify_ok", lang, file=path, rolls=report.rolls, start=start))
         return
-    click.echo(i18n.text(f"verify_{report.problem}", lang, file=path, ply=report.ply, move=report.move,
-                         found=report.found, expected=report.expected, detail=report.detail), err=True)
+    if report.problem == "broken":  # why the moves stop replaying, in the game's words
+        click.echo(f"{path}: {in_language(report.detail, lang)}", err=True)
+    else:
+        click.echo(i18n.text(f"verify_{report.problem}", lang, file=path, ply=report.ply, move=report.move,
+                             found=report.found, expected=report.expected), err=True)
     sys.exit(1)
 
 
@@ -341,7 +359,7 @@ def play(game: str, size: int | None, option: tuple[str, ...], position: str | N
     try:
         cls = game_class(game)
     except LudothekError as exc:
-        raise Failure(str(exc)) from None
+        raise Failure(exc, lang=lang) from None
     options = list(option)
     tags: dict[str, str] = {}
     # against an agent every roll, the one for the first move too, follows from a fresh secret
@@ -353,16 +371,19 @@ def play(game: str, size: int | None, option: tuple[str, ...], position: str | N
             first, rolls = fairdice.roll_first(cls.colours, start, dice_secret, game_id)
         else:
             first, rolls = roll_for_first(cls.colours, start, rng)
-        click.echo(i18n.text("start_roll", lang, rule=i18n.text(start, lang), rolls=rolls))
+        # the rolls as the StartRoll tag writes them ("white 3, black 5"), the colours in the reader's language
+        shown_rolls = re.sub("|".join(rf"\b{re.escape(name)}\b" for name in cls.colours),
+                             lambda found: str(in_language(colour(found.group()), lang)), rolls)
+        click.echo(i18n.text("start_roll", lang, rule=i18n.text(start, lang), rolls=shown_rolls))
         click.echo(i18n.text("starts", lang, colour=i18n.colour_name(first, lang)))
         options.append(f"first={first}")
         tags[fairdice.TAG_START_ROLL] = f"{start}: {rolls}"
-    state = _state(game, size, tuple(options), position)
+    state = _state(game, size, tuple(options), position, lang)
     try:
         TerminalGame(state, vs=vs, me=me, seat=int(seat) - 1, lang=lang, rng=rng, tags=tags, dice_secret=dice_secret,
                      game_id=game_id).run()
     except LudothekError as exc:
-        raise Failure(str(exc)) from None
+        raise Failure(exc, lang=lang) from None
 
 
 # ---------------------------------------------------------------------- bots: analyse and match
@@ -387,14 +408,14 @@ def analyse(game: str, size: int | None, option: tuple[str, ...], position: str 
     state = _state(game, size, option, position)
     _play_moves(state, moves)
     if state.is_over():
-        raise Failure(f"the game is over ({state.result()}): nothing to analyse")
+        raise Failure(TEXTS("cli_analyse_over", result=result_word(state.result())))
     if state.current_player() == CHANCE:
-        raise Failure("a die is to be rolled here: analyse the position after the roll")
+        raise Failure(TEXTS("cli_analyse_chance"))
     budget = Budget(iterations=iterations) if iterations else Budget(seconds=seconds)
     try:
         report = analyse_position(state, budget, agent, seed)
     except LudothekError as exc:
-        raise Failure(str(exc)) from None
+        raise Failure(exc) from None
     if as_json:
         click.echo(json.dumps(report.to_json(state), ensure_ascii=False))
         return
@@ -406,6 +427,48 @@ def analyse(game: str, size: int | None, option: tuple[str, ...], position: str 
     for rank, (move, score, visits) in enumerate(report.moves[:top], start=1):
         click.echo(f"{rank:3}. {move:<14} {score:+.3f}" + (f"  visits {visits}" if visits else ""))
     click.echo("line: " + " ".join(report.line))
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("path", type=FilePath(), metavar="RECORD")
+@click.option("--budget", type=click.IntRange(50, 100_000), default=None, metavar="N",
+              help="Simulations (MCTS) or nodes (alpha-beta) per position; default: what suits the game. "
+                   "A count, not a time: the same review on every machine.")
+@click.option("--seed", type=SEED, default=1, metavar="N", show_default=True, help="Seed of the search.")
+@click.option("--search", "search_only", is_flag=True, help="Search even where a solved table knows the values.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def review(path: str, budget: int | None, seed: int, search_only: bool, as_json: bool) -> None:
+    """Computer analysis of a recorded game: the evaluation after every ply (for the first
+    player, -1..+1), inaccuracies (?!), mistakes (?) and blunders (??) with the best move, and
+    for a solved game the exact value of every position."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .ai.review import review_game, summary_lines, table
+
+    try:
+        record = load(path)
+        start = game_class(record.game)(record.position, **record.options)
+    except LudothekError as exc:
+        raise Failure(exc, where=path) from None
+    with Progress(TextColumn(f"review {record.game}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=(console := _stderr_console()), transient=True, disable=not console.is_terminal) as progress:
+        task = progress.add_task("review", total=None)
+
+        def advance(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        try:
+            result = review_game(start, record.moves, budget, seed=seed, exact=not search_only, progress=advance)
+        except LudothekError as exc:
+            raise Failure(exc, where=path) from None
+    if as_json:
+        click.echo(json.dumps(result.to_json(), ensure_ascii=False))
+        return
+    out = Console()
+    out.print(table(result))
+    for line in summary_lines(result):
+        out.print(line, highlight=False)
 
 
 @main.command(context_settings=CONTEXT, epilog=f"{GAMES_EPILOG} AGENT_A and AGENT_B: {AGENTS}.")
@@ -444,7 +507,7 @@ def match(game: str, agent_a: str, agent_b: str, games_count: int, workers: int,
         for spec in (agent_a, agent_b):
             make_agent(spec, state.name, seed=0)
     except LudothekError as exc:
-        raise Failure(str(exc)) from None
+        raise Failure(exc) from None
     options = tuple(sorted(parse_assignments(list(option)).items()))
     if size is not None:
         options += (("size", size),)
@@ -480,7 +543,7 @@ def match(game: str, agent_a: str, agent_b: str, games_count: int, workers: int,
         except MatchInterrupted as stop:
             results, interrupted = stop.results, True
         except LudothekError as exc:
-            raise Failure(str(exc)) from None
+            raise Failure(exc) from None
     if interrupted:
         click.echo(f"interrupted: {len(results)} of {games_count} games finished", err=True)
         if not results:
@@ -548,25 +611,25 @@ def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rat
         from .web.guard import RateLimits
         from .web.store import database_url
     except ImportError as exc:
-        raise Failure(f"the web app needs its dependencies ({exc.name}): pip install -e .") from None
+        raise Failure(TEXTS("cli_web_needs", module=exc.name)) from None
     url = database_url(db)
     try:
         RateLimits(rate_limits)
     except ValueError as exc:
-        raise Failure(f"--rate-limits: {exc}") from None
+        raise Failure(exc, where="--rate-limits") from None
     try:
         app = create_app(url, bot_executor=bots, sqlite_sync=sqlite_sync, rate_limits=rate_limits,
                          claim_after=claim_after * 3600, bot_cap=max_bot_games)
     except ModuleNotFoundError as exc:
         raise Failure(_missing_driver(url, exc, "open")) from None
     except Exception as exc:  # noqa: BLE001 - a bad URL or an unreachable database
-        raise Failure(f"cannot open the database {url}: {exc}") from None
+        raise Failure(TEXTS("cli_db_failed", verb=TEXTS("cli_db_open"), url=url, error=exc)) from None
     listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         listener.bind((host, port))
     except OSError as exc:
-        raise Failure(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+        raise Failure(TEXTS("cli_listen", host=host, port=port, reason=os_reason(exc))) from None
     bound = listener.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"Ludothek is serving on http://{shown}:{bound}/  (database {url}; Ctrl-C stops)", err=False)
@@ -579,12 +642,14 @@ def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rat
 
 
 
-def _missing_driver(url: str, exc: ModuleNotFoundError, verb: str) -> str:
-    """The message for a database driver that is not installed (psycopg: the postgres extra)."""
+def _missing_driver(url: str, exc: ModuleNotFoundError, verb: str) -> Any:
+    """The message for a database driver that is not installed (psycopg: the postgres extra);
+    ``verb`` is ``open`` or ``migrate``."""
     module = (exc.name or "").partition(".")[0]
+    doing = TEXTS(f"cli_db_{verb}")
     if module.startswith("psycopg"):
-        return f"cannot {verb} the database {url}: PostgreSQL needs psycopg 3: pip install 'ludothek[postgres]'"
-    return f"cannot {verb} the database {url}: its driver is not installed ({exc})"
+        return TEXTS("cli_db_postgres", verb=doing, url=url)
+    return TEXTS("cli_db_driver", verb=doing, url=url, error=str(exc))
 
 
 @main.command(context_settings=CONTEXT)
@@ -598,7 +663,7 @@ def migrate(db: str | None) -> None:
         from .web import migrations
         from .web.store import database_url
     except ImportError as exc:
-        raise Failure(f"the web app needs its dependencies ({exc.name}): pip install -e .") from None
+        raise Failure(TEXTS("cli_web_needs", module=exc.name)) from None
     url = database_url(db)
     try:
         engine = create_engine(url)
@@ -608,7 +673,7 @@ def migrate(db: str | None) -> None:
     except ModuleNotFoundError as exc:
         raise Failure(_missing_driver(url, exc, "migrate")) from None
     except Exception as exc:  # noqa: BLE001 - a bad URL or an unreachable database
-        raise Failure(f"cannot migrate the database {url}: {exc}") from None
+        raise Failure(TEXTS("cli_db_failed", verb=TEXTS("cli_db_migrate"), url=url, error=exc)) from None
     click.echo(f"{url}: schema {after}" + ("" if before == after else f" (was {before or 'empty'})"))
 
 
@@ -632,8 +697,7 @@ def solve_command(game: str, output: str | None) -> None:
     """Solve GAME outright by retrograde analysis (for games small enough)."""
     spec = game_spec(game)
     if not spec.solver:
-        raise Failure(f"cannot solve {game!r}: only {', '.join(_solvable()) or 'no installed game'} "
-                      "can be solved outright")
+        raise Failure(TEXTS("cli_solve", game=repr(game), solvable=", ".join(_solvable()) or TEXTS("cli_no_solvable")))
     from rich.console import Console
 
     spec.load("solver")(Console(), output)

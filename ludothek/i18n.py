@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import os
 
+from .core.messages import in_language
+
 MESSAGES: dict[str, dict[str, str]] = {
     "to_move": {"en": "{colour} to move", "de": "{colour} ist am Zug"},
-    "prompt": {"en": "{colour} ({who}) > ", "de": "{colour} ({who}) > "},
     "you": {"en": "you", "de": "du"},
+    # the commands are typed as they are in both languages: they are values, not words to translate
     "help": {
-        "en": "Type a move in notation, or: moves, undo, save FILE, resign, board, help, quit.",
-        "de": "Gib einen Zug in Notation ein, oder: moves, undo, save DATEI, resign, board, help, quit.",
+        "en": "Type a move in notation, or: {commands}.",
+        "de": "Gib einen Zug in Notation ein oder einen Befehl: {commands}.",
+    },
+    "help_commands": {
+        "en": "{moves}, {undo}, {save} FILE, {resign}, {board}, {help}, {quit}",
+        "de": "{moves} (erlaubte Züge zeigen), {undo} (Zug zurücknehmen), {save} DATEI (Partie speichern), "
+              "{resign} (aufgeben), {board} (Brett zeigen), {help} (diese Hilfe), {quit} (beenden)",
     },
     "legal": {"en": "Legal moves: {moves}", "de": "Erlaubte Züge: {moves}"},
     "played": {"en": "{who} plays {move}", "de": "{who} spielt {move}"},
@@ -72,7 +79,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{file}: the roll for the first move (StartRoll) is not the one the secret gives.",
         "de": "{file}: der Wurf um den ersten Zug (StartRoll) ist nicht der, den das Geheimnis ergibt.",
     },
-    "verify_broken": {"en": "{file}: {detail}", "de": "{file}: {detail}"},
     "start_roll": {
         "en": "Roll for the first move ({rule} starts): {rolls}",
         "de": "Wurf um den ersten Zug ({rule} beginnt): {rolls}",
@@ -84,6 +90,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "undo_over": {"en": "The game is over: its moves can no longer be taken back.",
                   "de": "Die Partie ist beendet: Ihre Züge können nicht mehr zurückgenommen werden."},
     "ended_by_rules": {"en": "The game ended by its rules.", "de": "Die Partie endete nach ihren Regeln."},
+    # `ludothek replay`
+    "replay_result": {"en": "result: {result}", "de": "Ergebnis: {result}"},
 }
 
 COLOURS: dict[str, dict[str, str]] = {
@@ -100,8 +108,10 @@ def default_language() -> str:
 
 
 def text(key: str, lang: str, **values: object) -> str:
+    """The terminal text ``key`` in ``lang``; values that are messages or Ludothek errors are
+    given in ``lang`` too."""
     table = MESSAGES[key]
-    return table.get(lang, table["en"]).format(**values)
+    return table.get(lang, table["en"]).format(**{name: in_language(value, lang) for name, value in values.items()})
 
 
 def colour_name(colour: str, lang: str) -> str:
@@ -183,7 +193,6 @@ WEB: dict[str, dict[str, str]] = {
     "by_agreement": {"en": "by agreement", "de": "durch Einigung"},
     "end_title": {"en": "Game over", "de": "Partie beendet"},
     "end_details": {"en": "Details", "de": "Details"},
-    "review": {"en": "Review the moves", "de": "Züge nachspielen"},
     "close": {"en": "Close", "de": "Schließen"},
     "final_score": {"en": "Score: {score}", "de": "Punkte: {score}"},
     # takebacks and draw offers in online games
@@ -258,7 +267,11 @@ WEB: dict[str, dict[str, str]] = {
     "forward": {"en": "Forward", "de": "Vor"},
     "last": {"en": "Last", "de": "Ende"},
     "live": {"en": "Live", "de": "Live"},
-    "start_roll": {"en": "Roll for the first move: {rolls}", "de": "Wurf um den ersten Zug: {rolls}"},
+    # the roll for the first move, from the view's start_roll parts: "(high starts): White 3, Black 3; White 2, …"
+    "start_roll": {"en": "Roll for the first move ({rule} starts): {rolls}",
+                   "de": "Wurf um den ersten Zug ({rule} beginnt): {rolls}"},
+    "rule_high": {"en": "high", "de": "hoch"},
+    "rule_low": {"en": "low", "de": "niedrig"},
     "error": {"en": "Error", "de": "Fehler"},
     "connection_lost": {"en": "Connection lost — reconnecting…", "de": "Verbindung verloren – verbinde neu …"},
     # phone, dark mode, sound, connection state, keyboard and screen readers
@@ -308,6 +321,34 @@ WEB: dict[str, dict[str, str]] = {
     "seat_a": {"en": "A", "de": "A"},
     "seat_b": {"en": "B", "de": "B"},
     "you": {"en": "you", "de": "du"},
+    # the computer analysis of a finished game (issue 12, item 7)
+    "analyse": {"en": "Analyse", "de": "Analysieren"},
+    "analysis_title": {"en": "Computer analysis", "de": "Computeranalyse"},
+    "analysis_queued": {"en": "Waiting for a free computer …", "de": "Wartet auf einen freien Rechner …"},
+    "analysis_running": {"en": "Analysing: {done} of {total} plies", "de": "Analysiere: {done} von {total} Halbzügen"},
+    "analysis_failed": {"en": "The analysis failed: {error}", "de": "Die Analyse ist fehlgeschlagen: {error}"},
+    "analysis_chart": {"en": "Evaluation after every ply", "de": "Bewertung nach jedem Halbzug"},
+    "analysis_desc": {
+        "en": "{plies} plies; above the middle line {above} stands better, below it {below}. "
+              "Inaccuracies: {inaccuracies}, mistakes: {mistakes}, blunders: {blunders}.",
+        "de": "{plies} Halbzüge; oberhalb der Mittellinie steht {above} besser, unterhalb {below}. "
+              "Ungenauigkeiten: {inaccuracies}, Fehler: {mistakes}, grobe Fehler: {blunders}.",
+    },
+    "analysis_eval": {"en": "evaluation {value}", "de": "Bewertung {value}"},
+    "analysis_counts": {"en": "{colour}: inaccuracies {inaccuracies}, mistakes {mistakes}, blunders {blunders}",
+                        "de": "{colour}: Ungenauigkeiten {inaccuracies}, Fehler {mistakes}, grobe Fehler {blunders}"},
+    "analysis_search": {"en": "The game's strongest search, {budget} steps a position.",
+                        "de": "Die stärkste Suche des Spiels, {budget} Schritte je Stellung."},
+    "analysis_exact": {"en": "Exact values from the solved game.", "de": "Exakte Werte aus der Lösung des Spiels."},
+    "analysis_no_table": {"en": "The solved table is missing here: the values come from a search.",
+                          "de": "Die Lösungstabelle fehlt hier: Die Werte stammen aus einer Suche."},
+    "inaccuracy": {"en": "Inaccuracy", "de": "Ungenauigkeit"},
+    "mistake": {"en": "Mistake", "de": "Fehler"},
+    "blunder": {"en": "Blunder", "de": "Grober Fehler"},
+    "best_was": {"en": "Best was {move}", "de": "Besser war {move}"},
+    "exact_win": {"en": "win in {n}", "de": "Gewinn in {n}"},
+    "exact_loss": {"en": "loss in {n}", "de": "Verlust in {n}"},
+    "exact_draw": {"en": "draw", "de": "remis"},
     "computer": {"en": "computer", "de": "Computer"},
 }
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import secrets
 import sys
 from typing import Any
@@ -13,9 +14,16 @@ from . import i18n
 from .ai.base import Agent, make_agent
 from .core import fairdice
 from .core.errors import IllegalMove, LudothekError
+from .core.messages import Message, in_language
 from .core.protocol import CHANCE, GameState
 from .core.record import Record, dump
 from .core.registry import game_spec
+from .core.texts import os_reason
+
+#: the start of a game's message that a move is not legal (``{move} is not legal: {why}``)
+_NOT_LEGAL = re.compile(r"^(\{\w+\}|'[^']*') is not legal: ")
+#: what a person may type besides a move (the same words in every language)
+COMMANDS = ("moves", "undo", "save", "resign", "board", "help", "quit")
 
 
 class TerminalGame:
@@ -66,7 +74,7 @@ class TerminalGame:
         self.console.print(i18n.text(key, self.lang, **values), markup=False)
 
     def help(self) -> None:
-        self.say("help")
+        self.say("help", commands=i18n.text("help_commands", self.lang, **{command: command for command in COMMANDS}))
         hint = game_spec(self.state.name).hint
         if hint:
             self.console.print(hint.get(self.lang) or hint.get("en", ""), markup=False)
@@ -77,7 +85,7 @@ class TerminalGame:
     def run(self) -> None:
         if self.fair_dice():
             self.say("dice_fair", commitment=fairdice.commitment(self.dice_secret), game_id=self.game_id)
-        self.console.print(self.state.render())
+        self.console.print(self.state.render(self.lang))
         if all(agent is None for agent in self.seats):
             self.help()
         try:
@@ -103,7 +111,7 @@ class TerminalGame:
                 self.state.play(move)
                 self.say("played", who=f"{self.colour(self.state.seat_colour(player))} ({agent.name})",
                          move=self.state.move_texts[-1])
-                self.console.print(self.state.render())
+                self.console.print(self.state.render(self.lang))
                 continue
             if not self.human_turn(player):
                 return False
@@ -139,13 +147,13 @@ class TerminalGame:
             action = self.rng.choices(actions, weights)[0]
         self.say("rolled", face=self.state.action_to_str(action))
         self.state.play(action)
-        self.console.print(self.state.render())
+        self.console.print(self.state.render(self.lang))
 
     def human_turn(self, player: int) -> bool:
         """One command from the person at ``player``; False when they leave."""
         colour = self.state.seat_colour(player)
         try:
-            line = self.read(i18n.text("prompt", self.lang, colour=self.colour(colour), who=i18n.text("you", self.lang)))
+            line = self.read(f"{self.colour(colour)} ({i18n.text('you', self.lang)}) > ")
         except EOFError:  # the input ended: nobody is there to answer a question
             self.console.print()
             self.interactive = False
@@ -164,7 +172,7 @@ class TerminalGame:
         elif lowered == "moves":
             self.say("legal", moves=" ".join(self.state.legal_moves()))
         elif lowered == "board":
-            self.console.print(self.state.render())
+            self.console.print(self.state.render(self.lang))
         elif lowered == "undo":
             self.undo()
         elif lowered == "save":
@@ -177,14 +185,29 @@ class TerminalGame:
                 if not self.play_typed(move):
                     return True
             except IllegalMove as exc:  # understood, but the rules forbid it here
-                reason = str(exc).removeprefix(f"{move!r} is not legal: ")
-                self.say("illegal", move=move, reason=reason)
+                self.say("illegal", move=move, reason=self.why_illegal(exc, move))
                 return True
             except LudothekError as exc:
-                self.say("unknown", error=str(exc))
+                self.say("unknown", error=exc)
                 return True
-            self.console.print(self.state.render())
+            self.console.print(self.state.render(self.lang))
         return True
+
+    def why_illegal(self, exc: IllegalMove, move: str) -> Any:
+        """Why ``move`` is not legal, in the session's language: the error without its
+        "'c1' is not legal: " (``Illegal move c1: …`` names the move already), else the whole
+        error."""
+        message = exc.message
+        if not isinstance(message, Message):  # a plugin game's English text
+            return str(exc).removeprefix(f"{move!r} is not legal: ")
+        # "{move} is not legal: {why}" / "{move} ist nicht erlaubt: {why}": the template after its first ": "
+        if not _NOT_LEGAL.match(message.templates["en"]):
+            return exc
+        template = message.templates.get(self.lang) or message.templates["en"]
+        _, separator, rest = template.partition(": ")
+        if not separator:
+            return exc
+        return rest.format(**{name: in_language(value, self.lang) for name, value in message.values.items()})
 
     def play_typed(self, move: str) -> bool:
         """Play a typed move; against an agent, refuse one that names a roll's outcome (the
@@ -225,7 +248,7 @@ class TerminalGame:
             self.state.current_player() == CHANCE or self.seats[self.state.current_player()] is not None
         ):
             self.state.undo()
-        self.console.print(self.state.render())
+        self.console.print(self.state.render(self.lang))
 
     def result(self) -> str:
         if self.resigned is not None:
@@ -244,7 +267,7 @@ class TerminalGame:
             dump(Record.from_state(self.state, result=self.result(), **tags), path)
         except (OSError, LudothekError) as exc:
             cause = exc.__cause__ if isinstance(exc.__cause__, OSError) else exc  # the file system's own words
-            self.say("save_failed", path=path, reason=getattr(cause, "strerror", None) or str(exc))
+            self.say("save_failed", path=path, reason=os_reason(cause) if getattr(cause, "strerror", None) else exc)
             return False
         self.saved_as = self.state.record_tokens()
         self.say("saved", path=path)

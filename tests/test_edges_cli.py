@@ -359,7 +359,7 @@ def test_play_says_why_a_save_failed(tmp_path):
     assert f"Cannot save {tmp_path}: Is a directory" in shown and "Not understood" not in shown
     german = invoke("play", "trike", "--size", "7", "--lang", "de", input=f"c1\nc1\nsave {tmp_path}\nquit\n")
     shown = " ".join(german.stdout.split())
-    assert "Unzulässiger Zug c1: the cell is occupied" in shown and f"Kann {tmp_path} nicht speichern" in shown
+    assert "Unzulässiger Zug c1: das Feld ist besetzt" in shown and f"Kann {tmp_path} nicht speichern" in shown
 
 
 def _terminal(lines: list, lang: str = "en", interactive: bool = True):

@@ -282,3 +282,45 @@ def test_arrow_keys_reach_every_cell_of_every_board_kind(page, server):
         assert seen == set(cells), (kind, set(cells) - seen)
         labels = page.eval_on_selector_all("svg.board [role=button]", "els => els.map((e) => e.getAttribute('aria-label'))")
         assert all(label for label in labels), kind
+
+
+# ---------------------------------------------------------------------------- dialogs and headings
+def test_a_dialog_keeps_tab_inside_and_gives_the_focus_back(page, server):
+    created = open_game(page, server, "trike", size=7)
+    page.focus("#flip")
+    httpx.post(f"{server}/api/games/{created['id']}/resign", json={"token": created["token"]})
+    page.wait_for_selector("#end-dialog")
+    inside = "() => !!document.activeElement.closest('.modal')"
+    assert page.evaluate(inside), "the dialog did not take the focus"
+    stops = set()
+    for _ in range(12):  # more presses than the dialog has controls: Tab wraps around inside it
+        page.keyboard.press("Tab")
+        assert page.evaluate(inside), "Tab left the open dialog"
+        stops.add(page.evaluate("() => document.activeElement.id || document.activeElement.textContent"))
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate(inside), "Shift+Tab left the open dialog"
+    assert len(stops) >= 2, stops
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => !document.querySelector('.modal')")
+    assert page.evaluate("() => document.activeElement.id") == "flip", "the focus did not return to the opener"
+
+
+def test_headings_go_down_one_level_at_a_time(page, server):
+    """axe's heading-order rule (a moderate finding, so not in the check above) on the game page
+    with its end dialog open, the home page and the archive."""
+    source = axe_source()
+    created = open_game(page, server, "trike", size=7)
+    httpx.post(f"{server}/api/games/{created['id']}/resign", json={"token": created["token"]})
+    page.wait_for_selector("#end-dialog")
+    problems = []
+    for path in (None, "/", "/archive", "/rules/trike"):
+        if path:
+            page.goto(server + path)
+            page.wait_for_load_state("networkidle")
+        if not page.evaluate("() => typeof window.axe === 'object'"):
+            page.evaluate(source)
+        problems += page.evaluate("""async () => {
+            const result = await axe.run(document, { runOnly: ["heading-order"], resultTypes: ["violations"] });
+            return result.violations.flatMap((v) => v.nodes.map((n) => n.html.slice(0, 100)));
+        }""")
+    assert not problems, problems

@@ -218,7 +218,7 @@ def test_german_ui_and_rules(page, server):
     wait_version_change(page, version)
     page.fill("#move-input", "a1")
     page.press("#move-input", "Enter")
-    page.wait_for_function("() => document.querySelector('#error').textContent.includes('not legal')")
+    page.wait_for_function("() => document.querySelector('#error').textContent.includes('nicht erlaubt')")
     assert [h["text"] for h in game_state(page)["view"]["history"]] == ["e3"]
     page.click('[data-lang="en"]')
     page.wait_for_selector("text=White to move")

@@ -39,11 +39,11 @@ def schema_diff(engine) -> list:
 def test_a_fresh_database_gets_the_schema_of_store_metadata(engine):
     assert migrations.current(engine) is None
     migrations.upgrade(engine)
-    assert migrations.current(engine) == migrations.head() == "0003"
+    assert migrations.current(engine) == migrations.head() == "0004"
     # empty once store.py's tables match the newest revision
     assert schema_diff(engine) == []
     migrations.upgrade(engine)  # up to date: nothing to do
-    assert migrations.current(engine) == "0003"
+    assert migrations.current(engine) == "0004"
 
 
 def test_a_database_from_before_migrations_is_stamped_and_upgraded(engine):
@@ -56,7 +56,7 @@ def test_a_database_from_before_migrations_is_stamped_and_upgraded(engine):
         ))
     assert migrations.current(engine) is None
     migrations.upgrade(engine)
-    assert migrations.current(engine) == "0003"
+    assert migrations.current(engine) == "0004"
     with engine.connect() as conn:
         assert conn.execute(text("SELECT id, creator FROM games")).all() == [("g1", None)]
     assert schema_diff(engine) == []
@@ -76,6 +76,27 @@ def test_a_database_of_the_previous_version_keeps_its_games(engine):
         rows = conn.execute(text("SELECT id, status, creator, dice_secret, reason, offer FROM games")).all()
     assert rows == [("g2", "over", "c", None, None, None)]
     assert schema_diff(engine) == []
+
+
+def test_analyses_are_added_to_a_database_of_0003_and_go_with_their_game(engine):
+    """0003 -> 0004 adds the table of stored computer analyses (issue 12, item 7)."""
+    migrations.upgrade(engine, "0003")
+    assert "analyses" not in inspect(engine).get_table_names()
+    with engine.begin() as conn:
+        conn.execute(text(
+            "INSERT INTO games (id, game, options, mode, seats, status, result, tags, version, ply, turns, "
+            "created, updated) VALUES ('g3', 'trike', '{}', 'local', '[]', 'over', 'black', '{}', 2, 2, 2, 1, 2)"
+        ))
+    migrations.upgrade(engine)
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO analyses (game_id, format, plies, result, created) "
+                          "VALUES ('g3', 1, 2, '{}', 3)"))
+        assert conn.execute(text("SELECT game_id, plies FROM analyses")).all() == [("g3", 2)]
+    assert schema_diff(engine) == []
+    migrations.downgrade(engine, "0003")
+    assert "analyses" not in inspect(engine).get_table_names()
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT id FROM games")).all() == [("g3",)]
 
 
 def test_downgrade_and_upgrade_again(engine):
@@ -120,7 +141,7 @@ def test_processes_starting_at_once_migrate_once(backend, request, tmp_path):
         assert process.returncode == 0, err
     engine = create_engine(url)
     try:
-        assert migrations.current(engine) == "0003"
+        assert migrations.current(engine) == "0004"
         with engine.connect() as conn:
             assert conn.execute(text("SELECT count(*) FROM alembic_version")).scalar() == 1
         assert schema_diff(engine) == []

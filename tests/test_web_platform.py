@@ -110,7 +110,9 @@ def test_bad_websocket_messages_get_an_error_and_the_socket_stays(client):
         ):
             ws.send_json(message)
             reply = ws.receive_json()
-            assert reply == {"type": "error", "status": 400, "error": reply["error"], "ref": message["ref"]}
+            assert reply == {"type": "error", "status": 400, "error": reply["error"], "key": reply["key"],
+                             "ref": message["ref"]}
+            assert reply["key"], reply
         ws.send_text("[" * 8000)
         assert ws.receive_json()["status"] in (400, 413)
         ws.send_json({"type": "ping", "ref": 3})

@@ -19,6 +19,7 @@ from ..core.errors import GameOver, IllegalMove, OptionError, ParseError
 from ..core.protocol import CHANCE, TERMINAL, GameState
 from ..core.registry import game_spec, games
 from ..core.spec import load_target
+from ..core.texts import TEXTS, result_word
 from .budget import Budget
 
 
@@ -60,18 +61,15 @@ class Agent:
         """Refuse a state where this agent cannot act: :class:`GameOver` when the game is
         over, :class:`IllegalMove` at a chance node, :class:`OptionError` for another game."""
         if not isinstance(state, GameState):
-            raise ParseError(f"agent {self.name!r} needs a game state, not {type(state).__name__}")
+            raise ParseError(TEXTS("agent_state", agent=repr(self.name), kind=type(state).__name__))
         game = getattr(self, "game", None)
         if isinstance(game, str) and game.strip().lower() != state.name:
-            raise OptionError(f"agent {self.name!r} was made for {game}, not {state.name}")
+            raise OptionError(TEXTS("agent_game", agent=repr(self.name), made=game, game=state.name))
         player = state.current_player()
         if player == TERMINAL:
-            raise GameOver(f"agent {self.name!r} has no move to choose: the game is over ({state.result()})")
+            raise GameOver(TEXTS("agent_over", agent=repr(self.name), result=result_word(state.result())))
         if player == CHANCE:
-            raise IllegalMove(
-                f"agent {self.name!r} has no move to choose: the next action is chance's (a die is being "
-                "rolled); apply a chance outcome instead (see chance_outcomes())"
-            )
+            raise IllegalMove(TEXTS("agent_chance", agent=repr(self.name)))
 
     def analyse(self, state: GameState) -> Analysis:
         raise NotImplementedError
@@ -100,7 +98,7 @@ _AGENTS: dict[str, str] = {
 
 def _random_factory(game: str, argument: str | None, seed: int | None) -> Agent:
     if argument:
-        raise OptionError(f"agent 'random' takes no argument, got {argument!r}")
+        raise OptionError(TEXTS("agent_random_argument", argument=repr(argument)))
     return RandomAgent(seed)
 
 
@@ -121,7 +119,7 @@ def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
     if target is None:
         if name in agent_names():
             players = [g for g in games() if name in game_spec(g).agents]
-            raise OptionError(f"agent {name!r} plays only {', '.join(players)}, not {game}")
-        raise OptionError(f"unknown agent {spec!r} (known: {', '.join(agent_names())})")
+            raise OptionError(TEXTS("agent_only", agent=repr(name), games=", ".join(players), game=game))
+        raise OptionError(TEXTS("agent_unknown", spec=repr(spec), known=", ".join(agent_names())))
     function: Any = load_target(target)
     return function(game, argument or None, seed)

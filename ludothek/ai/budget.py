@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass
 
 from ..core.errors import OptionError
+from ..core.texts import TEXTS
 
 _SPEC = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|ms|k|m)?\s*$", re.IGNORECASE)
 
@@ -23,18 +24,18 @@ class Budget:
 
     def __post_init__(self) -> None:
         if self.seconds is None and self.iterations is None:
-            raise OptionError("a budget needs seconds, iterations or both")
+            raise OptionError(TEXTS("budget_empty"))
         if self.seconds is not None and not 0 < self.seconds < math.inf:  # nan fails both
-            raise OptionError(f"a time budget must be a positive, finite number of seconds, not {self.seconds}")
+            raise OptionError(TEXTS("budget_seconds", seconds=str(self.seconds)))
         if self.iterations is not None and self.iterations < 1:
-            raise OptionError(f"an iteration budget must be at least 1, not {self.iterations}")
+            raise OptionError(TEXTS("budget_iterations", iterations=str(self.iterations)))
 
     @classmethod
     def parse(cls, text: str) -> "Budget":
         """``"2s"``/``"500ms"`` is time, ``"800"``/``"20k"``/``"1m"`` is iterations."""
         match = _SPEC.match(str(text))
         if not match:
-            raise OptionError(f"budget {text!r} must be a number of iterations (800, 20k) or a time (2s, 500ms)")
+            raise OptionError(TEXTS("budget_text", text=repr(text)))
         number, unit = float(match.group(1)), (match.group(2) or "").lower()
         if unit == "s":
             return cls(seconds=number)

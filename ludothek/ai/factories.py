@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..core.errors import OptionError
 from ..core.registry import game_class
+from ..core.texts import TEXTS
 from .base import Agent
 from .budget import Budget
 
@@ -38,10 +39,10 @@ def bot_factory(game: str, argument: str | None, seed: int | None) -> Agent:
     from .levels import LEVELS, level_agent
 
     if argument is None:
-        raise OptionError(f"agent 'bot' needs a level: bot:1 .. bot:{max(LEVELS)}")
+        raise OptionError(TEXTS("bot_needs_level", most=max(LEVELS)))
     try:
         level = int(argument)
     except ValueError:
-        raise OptionError(f"bot level must be a number 1..{max(LEVELS)}, not {argument!r}") from None
+        raise OptionError(TEXTS("bot_level_number", most=max(LEVELS), argument=repr(argument))) from None
     game_class(game)
     return level_agent(game, level, seed)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ..core.errors import OptionError
 from ..core.registry import game_spec
+from ..core.texts import TEXTS
 from .base import Agent
 from .budget import Budget
 
@@ -36,7 +37,7 @@ LEVELS = tuple(sorted(_DEFAULT))
 
 def level_of(game: str, level: int) -> Level:
     if level not in _DEFAULT:
-        raise OptionError(f"bot level must be 1..{max(LEVELS)}, not {level}")
+        raise OptionError(TEXTS("bot_level", most=max(LEVELS), level=str(level)))
     own = game_spec(game).levels.get(level)
     if own is None:
         return _DEFAULT[level]

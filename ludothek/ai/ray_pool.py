@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..core.errors import OptionError
+from ..core.texts import TEXTS
 from .pairing import GameResult, MatchGame, play_game
 
 
@@ -24,7 +25,7 @@ def run_games_ray(specs: list[MatchGame], address: str | None) -> Iterator[GameR
     try:
         import ray
     except ImportError:
-        raise OptionError("--ray needs the 'ray' package: pip install 'ludothek[ray]'") from None
+        raise OptionError(TEXTS("ray_missing")) from None
     if not ray.is_initialized():
         ray.init(address=None if address in (None, "", "local") else address, ignore_reinit_error=True,
                  log_to_driver=False)

@@ -15,6 +15,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..core.errors import ParseError
+from ..core.texts import TEXTS
 
 N, E, S, W = 0, 1, 2, 3
 SIDE_NAMES = ("N", "E", "S", "W")
@@ -93,17 +94,15 @@ class Grid:
     def parse_cell(self, text: str) -> int:
         """Index of a cell written ``4,3`` or ``43``."""
         if not isinstance(text, str):
-            raise ParseError(f"a cell must be text, not {type(text).__name__}")
+            raise ParseError(TEXTS("cell_type", kind=type(text).__name__))
         match = _CELL.match(text)
         if not match:
-            raise ParseError(
-                f"{text!r} is not a cell: write row,column such as '4,3' or compactly '43'"
-            )
+            raise ParseError(TEXTS("grid_cell", text=repr(text)))
         row, column = int(match.group(1)), int(match.group(2))
         if not 1 <= row <= self.rows:
-            raise ParseError(f"{text!r} is off the board: rows are 1..{self.rows}")
+            raise ParseError(TEXTS("grid_rows", text=repr(text), rows=self.rows))
         if not 1 <= column <= self.columns:
-            raise ParseError(f"{text!r} is off the board: columns are 1..{self.columns}")
+            raise ParseError(TEXTS("grid_columns", text=repr(text), columns=self.columns))
         return self.index(row, column)
 
 

@@ -12,6 +12,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..core.errors import ParseError
+from ..core.texts import TEXTS
 
 # The six directions; each is also a straight line of cells.
 DIRECTIONS = ((0, -1), (0, 1), (-1, -1), (-1, 0), (1, 0), (1, 1))
@@ -45,12 +46,12 @@ class HexTriangle:
         match = _CELL.match(name)
         last_row = chr(ord("a") + self.side - 1)
         if not match:
-            raise ParseError(f"{text!r} is not a cell name: expected a row letter a..{last_row} and a column number")
+            raise ParseError(TEXTS("hex_cell", text=repr(text), last=last_row))
         row, column = ord(match.group(1)) - ord("a"), int(match.group(2))
         if row >= self.side:
-            raise ParseError(f"{text!r} is off the board: the side-{self.side} board has rows a..{last_row}")
+            raise ParseError(TEXTS("hex_rows", text=repr(text), side=self.side, last=last_row))
         if not 1 <= column <= row + 1:
-            raise ParseError(f"{text!r} is off the board: row {match.group(1)} has columns 1..{row + 1}")
+            raise ParseError(TEXTS("row_columns", text=repr(text), row=match.group(1), first=1, last=row + 1))
         return self.index(row, column - 1)
 
 

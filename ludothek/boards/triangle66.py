@@ -58,6 +58,7 @@ import re
 import numpy as np
 
 from ..core.errors import ParseError
+from ..core.texts import TEXTS
 
 ROWS = "ABCDEF"
 DIRECTIONS = ("N", "NE", "SE", "S", "SW", "NW")
@@ -175,19 +176,19 @@ _CELL = re.compile(r"^([a-z])(\d{1,2})$")
 def parse_cell(text: str) -> int:
     """Index of a cell name such as ``C7`` or ``f4`` (case-insensitive)."""
     if not isinstance(text, str):
-        raise ParseError(f"a cell name must be text, not {type(text).__name__}")
+        raise ParseError(TEXTS("cell_name_type", kind=type(text).__name__))
     name = text.strip().lower()
     match = _CELL.match(name)
     if not match:
-        raise ParseError(f"{text!r} is not a cell name: expected a row letter A..F and a column number 1..13")
+        raise ParseError(TEXTS("tri_cell", text=repr(text)))
     row = match.group(1).upper()
     column = int(match.group(2))
     if row not in ROWS:
-        raise ParseError(f"{text!r} is off the board: rows are A..F")
+        raise ParseError(TEXTS("tri_rows", text=repr(text)))
     r = ROWS.index(row) + 1
     cols = columns(r)
     if column not in cols or match.group(2).startswith("0"):
-        raise ParseError(f"{text!r} is off the board: row {row} has columns {cols.start}..{cols.stop - 1}")
+        raise ParseError(TEXTS("row_columns", text=repr(text), row=row, first=cols.start, last=cols.stop - 1))
     return index(r, column)
 
 

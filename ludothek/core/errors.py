@@ -1,11 +1,30 @@
 """Every error Ludothek raises on purpose derives from :class:`LudothekError`.
 
-Messages name what is wrong and where, so callers (CLI, web server) can show them as they are.
+Messages name what is wrong and where. Ludothek's own errors carry a keyed
+:class:`~.messages.Message`, so callers show them in their reader's language
+(``error.text("de")``); ``str(error)`` is the English text. A plain string is still accepted
+(a plugin game may not translate its errors).
 """
+
+from __future__ import annotations
+
+from .messages import Catalog, Message
+
+TEXTS = Catalog("errors", {
+    "at_line": ("line {line}: {message}", "Zeile {line}: {message}"),
+})
 
 
 class LudothekError(Exception):
     """Base class of all Ludothek errors."""
+
+    def __init__(self, message: Message | str = "", *args: object):
+        self.message = message
+        super().__init__(str(message), *args)
+
+    def text(self, lang: str = "en") -> str:
+        """The message in ``lang`` (``en`` or ``de``)."""
+        return self.message.text(lang) if isinstance(self.message, Message) else str(self.message)
 
 
 class UnknownGame(LudothekError, LookupError):
@@ -27,9 +46,9 @@ class PositionError(ParseError):
 class RecordError(ParseError):
     """A game record is malformed or does not replay; the message names the line."""
 
-    def __init__(self, message: str, line: int | None = None):
+    def __init__(self, message: Message | str, line: int | None = None):
         self.line = line
-        super().__init__(f"line {line}: {message}" if line is not None else message)
+        super().__init__(TEXTS("at_line", line=line, message=message) if line is not None else message)
 
 
 class IllegalMove(LudothekError, ValueError):

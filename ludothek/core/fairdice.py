@@ -46,8 +46,10 @@ from math import lcm
 from typing import Any
 
 from .errors import LudothekError, RecordError, shown
+from .messages import Message, colour
 from .protocol import CHANCE, GameState
 from .seating import roll_for_first
+from .texts import TEXTS
 
 #: record tags: the game's id (part of every HMAC message), the commitment, the secret
 TAG_GAME_ID = "GameId"
@@ -80,7 +82,7 @@ def commitment(secret: str) -> str:
 
 def _key(secret: str) -> bytes:
     if not is_secret(secret):
-        raise LudothekError(f"a dice secret is 64 lower-case hex digits, not {shown(secret)}")
+        raise LudothekError(TEXTS("dice_secret", value=shown(secret)))
     return secret.encode("ascii")
 
 
@@ -101,10 +103,10 @@ def weights(outcomes: Sequence[tuple[int, float]]) -> list[tuple[int, int]]:
     """The outcomes sorted by action with whole weights in the exact ratio of their
     probabilities (step 1 above)."""
     if not outcomes:
-        raise LudothekError("no chance outcomes to pick from: the state is not a chance node")
+        raise LudothekError(TEXTS("dice_no_outcomes"))
     ordered = sorted((int(action), float(p)) for action, p in outcomes)
     if any(not p >= 0 for _, p in ordered):  # also refuses NaN
-        raise LudothekError(f"chance outcomes need probabilities of 0 or more: {ordered}")
+        raise LudothekError(TEXTS("dice_negative", outcomes=str(ordered)))
     fractions = [Fraction(p).limit_denominator(_DENOMINATOR) for _, p in ordered]
     common = lcm(*(f.denominator for f in fractions))
     if common <= _FALLBACK:
@@ -112,7 +114,7 @@ def weights(outcomes: Sequence[tuple[int, float]]) -> list[tuple[int, int]]:
     else:
         whole = [round(p * _FALLBACK) for _, p in ordered]
     if sum(whole) <= 0:
-        raise LudothekError(f"chance outcomes whose probabilities add up to 0: {ordered}")
+        raise LudothekError(TEXTS("dice_zero", outcomes=str(ordered)))
     return [(action, w) for (action, _), w in zip(ordered, whole)]
 
 
@@ -204,6 +206,8 @@ class Report:
       ``expected``;
     * ``"broken"`` — the moves stop replaying at ``ply`` (``detail`` says why) with every roll
       before it right.
+
+    ``detail`` is a :class:`~.messages.Message` (``str()`` is English, ``.text("de")`` German).
     """
 
     ok: bool
@@ -214,7 +218,7 @@ class Report:
     move: str | None = None
     found: str | None = None
     expected: str | None = None
-    detail: str = ""
+    detail: Message | str = ""
 
     def __str__(self) -> str:
         if self.ok:
@@ -223,7 +227,7 @@ class Report:
         if self.problem == "roll":
             return (f"ply {self.ply} ({self.move}): the record has the outcome {self.found}, but the secret "
                     f"gives {self.expected}")
-        return self.detail
+        return str(self.detail)
 
 
 def verify(record: Any) -> Report:
@@ -244,7 +248,7 @@ def verify(record: Any) -> Report:
                 return report
             raise exc from None
     if not isinstance(record, Record):
-        raise RecordError(f"verify needs a record or its text, not {type(record).__name__}")
+        raise RecordError(TEXTS("verify_type", kind=type(record).__name__))
     from .registry import game_class
 
     cls = game_class(record.game)
@@ -256,39 +260,37 @@ def _check(cls: type[GameState], options: dict[str, Any], position: str | None, 
     game_id, committed = found_tags.get(TAG_GAME_ID), found_tags.get(TAG_COMMITMENT)
     secret = found_tags.get(TAG_SECRET)
     if not game_id or not committed:
-        return Report(False, problem="unfair", detail=(
-            f"the record has no {TAG_COMMITMENT} and {TAG_GAME_ID} tags: its dice were not rolled from a "
-            "committed secret"))
+        return Report(False, problem="unfair",
+                      detail=TEXTS("verify_unfair", commitment=TAG_COMMITMENT, game_id=TAG_GAME_ID))
     if secret is None:
-        return Report(False, problem="unrevealed", detail=(
-            f"the record has no {TAG_SECRET} tag yet: the secret is revealed when the game is over"))
+        return Report(False, problem="unrevealed", detail=TEXTS("verify_unrevealed", secret=TAG_SECRET))
     if not is_secret(secret):
-        return Report(False, problem="secret", detail=f"the {TAG_SECRET} tag is not 64 lower-case hex digits")
+        return Report(False, problem="secret", detail=TEXTS("verify_secret", secret=TAG_SECRET))
     if commitment(secret) != committed.lower():
-        return Report(False, problem="commitment", detail=(
-            f"the {TAG_SECRET} does not match the {TAG_COMMITMENT}: sha256(secret) = {commitment(secret)}"))
+        return Report(False, problem="commitment", detail=TEXTS(
+            "verify_commitment", secret=TAG_SECRET, commitment=TAG_COMMITMENT, digest=commitment(secret)))
     start = found_tags.get(TAG_START_ROLL)
     if start is not None:
         rule, _, rolls = start.partition(":")
         rule = rule.strip()
         if rule not in ("high", "low"):
-            return Report(False, problem="start_roll", detail=f"the {TAG_START_ROLL} tag names no rule high or low")
+            return Report(False, problem="start_roll",
+                          detail=TEXTS("verify_start_rule", tag=TAG_START_ROLL, high="high", low="low"))
         first, expected = roll_first(cls.colours, rule, secret, game_id)
         if rolls.strip() != expected or options.get("first", first) != first:
-            return Report(False, problem="start_roll", detail=(
-                f"the roll for the first move is not the secret's: the secret gives {rule}: {expected} "
-                f"({first} starts)"))
+            return Report(False, problem="start_roll", detail=TEXTS(
+                "verify_start_roll", rule=rule, expected=expected, first=colour(first)))
     try:
         state = cls(position, **options)
     except LudothekError as exc:
-        return Report(False, problem="broken", ply=0, detail=f"the record's options or position: {exc}")
+        return Report(False, problem="broken", ply=0, detail=TEXTS("verify_setup", error=exc))
     rolls = 0
     for token in tokens:
         try:
             actions = state.parse_token(token)
         except LudothekError as exc:
             return Report(False, rolls, problem="broken", ply=state.ply + 1, move=token,
-                          detail=f"ply {state.ply + 1} ({token}) does not replay: {exc}")
+                          detail=TEXTS("verify_replay", ply=state.ply + 1, move=token, error=exc))
         for action in actions:
             if state.current_player() == CHANCE:
                 expected_action = roll(state, secret, game_id)
@@ -300,7 +302,7 @@ def _check(cls: type[GameState], options: dict[str, Any], position: str | None, 
                 state.play(int(action))
             except LudothekError as exc:
                 return Report(False, rolls, problem="broken", ply=state.ply + 1, move=token,
-                              detail=f"ply {state.ply + 1} ({token}) does not replay: {exc}")
+                              detail=TEXTS("verify_replay", ply=state.ply + 1, move=token, error=exc))
     return Report(True, rolls, start_roll=start is not None)
 
 

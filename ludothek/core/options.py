@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import OptionError, shown
+from .texts import TEXTS
 
 
 @dataclass(frozen=True)
@@ -27,20 +28,20 @@ class Option:
         if isinstance(value, str) and self.type is not str:
             value = self._from_string(value)
         if self.type is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise OptionError(f"option {self.name!r} must be a whole number, not {value!r}")
+            raise OptionError(TEXTS("option_int", option=repr(self.name), value=repr(value)))
         if self.type is bool and not isinstance(value, bool):
-            raise OptionError(f"option {self.name!r} must be true or false, not {value!r}")
+            raise OptionError(TEXTS("option_bool", option=repr(self.name), value=repr(value)))
         if self.type is str:
             if not isinstance(value, str):
-                raise OptionError(f"option {self.name!r} must be text, not {value!r}")
+                raise OptionError(TEXTS("option_text", option=repr(self.name), value=repr(value)))
             value = value.lower()
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)
-            raise OptionError(f"option {self.name!r} must be one of {allowed}, not {value!r}")
+            raise OptionError(TEXTS("option_choice", option=repr(self.name), allowed=allowed, value=repr(value)))
         if self.min is not None and value < self.min:
-            raise OptionError(f"option {self.name!r} must be at least {self.min}, not {value}")
+            raise OptionError(TEXTS("option_min", option=repr(self.name), least=self.min, value=str(value)))
         if self.max is not None and value > self.max:
-            raise OptionError(f"option {self.name!r} must be at most {self.max}, not {value}")
+            raise OptionError(TEXTS("option_max", option=repr(self.name), most=self.max, value=str(value)))
         return value
 
     def _from_string(self, text: str) -> Any:
@@ -48,14 +49,14 @@ class Option:
             try:
                 return int(text.strip())
             except ValueError:
-                raise OptionError(f"option {self.name!r} must be a whole number, not {shown(text)}") from None
+                raise OptionError(TEXTS("option_int", option=repr(self.name), value=shown(text))) from None
         if self.type is bool:
             lowered = text.strip().lower()
             if lowered in ("1", "true", "yes", "on"):
                 return True
             if lowered in ("0", "false", "no", "off"):
                 return False
-            raise OptionError(f"option {self.name!r} must be true or false, not {text!r}")
+            raise OptionError(TEXTS("option_bool", option=repr(self.name), value=repr(text)))
         return text
 
     def describe(self) -> str:
@@ -73,8 +74,8 @@ def resolve(game: str, options: tuple[Option, ...], given: dict[str, Any]) -> di
     known = {o.name: o for o in options}
     for name in given:
         if name not in known:
-            listed = ", ".join(known) or "none"
-            raise OptionError(f"{game} has no option {name!r} (its options: {listed})")
+            listed = ", ".join(known) or TEXTS("none")
+            raise OptionError(TEXTS("option_unknown", game=game, option=repr(name), listed=listed))
     return {o.name: o.convert(given[o.name]) if o.name in given else o.default for o in options}
 
 
@@ -84,6 +85,6 @@ def parse_assignments(pairs: list[str]) -> dict[str, str]:
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
-            raise OptionError(f"option {pair!r} must be written NAME=VALUE")
+            raise OptionError(TEXTS("option_pair", pair=repr(pair)))
         result[name.strip().replace("-", "_").lower()] = value.strip()
     return result

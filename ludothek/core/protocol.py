@@ -20,14 +20,17 @@ A subclass implements the abstract methods; everything else here is shared.
 from __future__ import annotations
 
 import copy as _copy
+import inspect
 import operator
 import random
 from abc import ABC, abstractmethod
 from collections import Counter
-from typing import Any, ClassVar, Hashable, NamedTuple
+from functools import lru_cache
+from typing import Any, Callable, ClassVar, Hashable, NamedTuple
 
 from .errors import GameOver, IllegalMove, OptionError, ParseError, shown
 from .options import Option, resolve
+from .texts import TEXTS
 
 CHANCE = -1
 TERMINAL = -4
@@ -43,7 +46,7 @@ def action_number(value: Any) -> int:
             return operator.index(value)
         except TypeError:
             pass
-    raise ParseError(f"an action must be a whole number, not {type(value).__name__} {shown(value)}")
+    raise ParseError(TEXTS("action_number", kind=type(value).__name__, value=shown(value)))
 
 
 def perft_depth(depth: Any) -> int:
@@ -53,9 +56,9 @@ def perft_depth(depth: Any) -> int:
             raise TypeError
         depth = operator.index(depth)
     except TypeError:
-        raise OptionError(f"perft depth must be a whole number, not {type(depth).__name__} {shown(depth)}") from None
+        raise OptionError(TEXTS("perft_depth_type", kind=type(depth).__name__, value=shown(depth))) from None
     if not 0 <= depth <= MAX_PERFT_DEPTH:
-        raise OptionError(f"perft depth must be from 0 to {MAX_PERFT_DEPTH}, not {depth}")
+        raise OptionError(TEXTS("perft_depth_range", most=MAX_PERFT_DEPTH, depth=depth))
     return depth
 
 
@@ -70,11 +73,23 @@ def playout_args(count: Any, seed: Any) -> tuple[int, int]:
             value = operator.index(value)
         except TypeError:
             kind = type(value).__name__
-            raise OptionError(f"playout {name} must be a whole number, not {kind} {shown(value)}") from None
+            raise OptionError(TEXTS("playout_type", which=name, kind=kind, value=shown(value))) from None
         if not 0 <= value < 2**63:
-            raise OptionError(f"playout {name} must be from 0 to 2**63 - 1, not {shown(value)}")
+            raise OptionError(TEXTS("playout_range", which=name, value=shown(value)))
         checked.append(value)
     return checked[0], checked[1]
+
+
+@lru_cache(maxsize=None)
+def _takes_language(draw: Callable[..., Any]) -> bool:
+    """Whether a game's renderer takes the language (``(state, lang)``, as the spec asks); a
+    plugin written before renderers took it draws with ``(state)`` alone."""
+    try:
+        parameters = list(inspect.signature(draw).parameters.values())
+    except (TypeError, ValueError):
+        return True
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return len(positional) >= 2 or any(p.kind == p.VAR_POSITIONAL for p in parameters)
 
 
 class RecordEntry(NamedTuple):
@@ -115,7 +130,7 @@ class GameState(ABC):
             self.setup_position: str | None = None
         else:
             if not isinstance(position, str):
-                raise ParseError(f"a position must be text, not {type(position).__name__}")
+                raise ParseError(TEXTS("position_type", kind=type(position).__name__))
             self._setup_position(position.strip())
             self.setup_position = self.position()
         self._seen: Counter = Counter()
@@ -213,13 +228,17 @@ class GameState(ABC):
         (default: one word each; a game whose moves hold spaces joins them here)."""
         return words
 
-    def render(self) -> Any:
-        """A readable board for the terminal (a str or a rich renderable), drawn by the
-        renderer the game's spec names (the state itself knows nothing of drawing)."""
+    def render(self, lang: str = "en") -> Any:
+        """A readable board for the terminal (a str or a rich renderable) with its legend in
+        ``lang``, drawn by the renderer the game's spec names (the state itself knows nothing of
+        drawing)."""
         from .registry import game_spec  # the registry's specs name state classes
 
         spec = game_spec(self.name)
-        return spec.load("render")(self) if spec.render else self.position()
+        if not spec.render:
+            return self.position()
+        draw = spec.load("render")
+        return draw(self, lang) if _takes_language(draw) else draw(self)  # a plugin's older renderer: no lang
 
     def random_playouts(self, count: int, seed: int) -> tuple[int, int]:
         """Play ``count`` uniformly random games from here; return (total plies, games).
@@ -306,28 +325,26 @@ class GameState(ABC):
         is not a whole number, :class:`IllegalMove` if it is outside ``0 … num_actions - 1``."""
         number = action_number(action)
         if not 0 <= number < self.num_actions:
-            raise IllegalMove(
-                f"action {number} is outside {self.name}'s action encoding (0 … {self.num_actions - 1})"
-            )
+            raise IllegalMove(TEXTS("action_outside", number=number, game=self.name, last=self.num_actions - 1))
         return number
 
     def play(self, move: int | str) -> None:
         """Play an action or a move in notation; raise if malformed or illegal."""
         if isinstance(move, str):
             if self.is_over():
-                raise GameOver(f"cannot play {move!r}: the game is over")
+                raise GameOver(TEXTS("play_over", move=repr(move)))
             for action in self.parse_token(move):
                 self._play_action(action)
             return
         try:
             move = action_number(move)
         except ParseError:
-            raise ParseError(f"a move must be an action number or text, not {type(move).__name__}") from None
+            raise ParseError(TEXTS("move_type", kind=type(move).__name__)) from None
         if self.is_over():
-            raise GameOver(f"cannot play action {move}: the game is over")
+            raise GameOver(TEXTS("play_action_over", number=move))
         move = self.checked_action(move)
         if not self.is_legal(move):
-            raise IllegalMove(f"action {move} is not legal in position {self.position()}")
+            raise IllegalMove(TEXTS("action_illegal", number=move, position=self.position()))
         self._play_action(move)
 
     def apply_action(self, action: int) -> None:
@@ -357,7 +374,7 @@ class GameState(ABC):
     def undo(self) -> int:
         """Take back the last action and return it."""
         if not self._stack:
-            raise GameOver("nothing to undo: no move has been played since the setup position")
+            raise GameOver(TEXTS("nothing_to_undo"))
         if self.TRACK_REPETITIONS:
             key = self.key()
             self._seen[key] -= 1

@@ -40,6 +40,7 @@ from typing import Any
 from .errors import LudothekError, RecordError, shown
 from .protocol import GameState
 from .registry import game_class
+from .texts import TEXTS, os_reason
 
 _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
 _NUMBER = re.compile(r"^\d+\.(\.\.)?$")
@@ -109,41 +110,38 @@ def _check_game(record: Record) -> type[GameState]:
     try:
         cls = game_class(record.game)
     except LudothekError as exc:
-        raise RecordError(str(exc)) from None
+        raise RecordError(exc.message) from None
     if record.game != cls.name:
-        raise RecordError(f"game {shown(record.game)} must be written {cls.name!r}")
+        raise RecordError(TEXTS("record_game_name", game=shown(record.game), spelled=repr(cls.name)))
     if not isinstance(record.options, dict) or not isinstance(record.moves, list) or not isinstance(record.tags, dict):
-        raise RecordError("a record's options and tags must be dicts and its moves a list")
+        raise RecordError(TEXTS("record_fields"))
     if record.position is not None and not isinstance(record.position, str):
-        raise RecordError(f"the setup position must be text or None, not {type(record.position).__name__}")
+        raise RecordError(TEXTS("record_setup_type", kind=type(record.position).__name__))
     try:
         state = cls(record.position, **record.options)
     except LudothekError as exc:
-        raise RecordError(f"the record's options or setup position: {exc}") from None
+        raise RecordError(TEXTS("record_setup", error=exc)) from None
     if state.options != record.options:
-        raise RecordError(f"the options must name every option of {cls.name} as the game reads them: {state.options}")
+        raise RecordError(TEXTS("record_options", game=cls.name, options=str(state.options)))
     if state.setup_position != record.position:
-        raise RecordError(
-            f"the setup position {shown(record.position, 80)} must be written as the game writes it: "
-            f"{state.setup_position!r}"
-        )
+        raise RecordError(TEXTS("record_setup_written", given=shown(record.position, 80),
+                                written=repr(state.setup_position)))
     for ply, move in enumerate(record.moves, start=1):
         if not isinstance(move, str):
-            raise RecordError(f"move {ply} must be text, not {type(move).__name__}")
+            raise RecordError(TEXTS("record_move_type", ply=ply, kind=type(move).__name__))
         try:
             state.play(move)
         except LudothekError as exc:
-            raise RecordError(f"move {shown(move)} (move {ply}): {exc}") from None
+            raise RecordError(TEXTS("record_move", move=shown(move), ply=ply, error=exc)) from None
     written = state.record_tokens()
     if written != record.moves:
         shorter = min(len(written), len(record.moves))
         i = next((i for i in range(shorter) if written[i] != record.moves[i]), shorter)
-        mine = record.moves[i] if i < len(record.moves) else "(none)"
-        theirs = written[i] if i < len(written) else "(none)"
-        raise RecordError(f"move {i + 1} must be written as the game writes it: {theirs!r}, not {shown(mine)}")
+        mine = shown(record.moves[i]) if i < len(record.moves) else TEXTS("none_move")
+        theirs = repr(written[i]) if i < len(written) else TEXTS("none_move")
+        raise RecordError(TEXTS("record_move_written", ply=i + 1, written=theirs, given=mine))
     if state.is_over() and record.result != state.result():
-        raise RecordError(f"the moves end the game with result {state.result()!r}, but the record says "
-                          f"{shown(record.result)}")
+        raise RecordError(TEXTS("record_result_contradicts", rules=repr(state.result()), given=shown(record.result)))
     return cls
 
 
@@ -152,20 +150,14 @@ def _check_tags(record: Record, cls: type[GameState]) -> None:
     own = {"Game", "Position", "Result", *(_tag_name(o.name) for o in cls.OPTIONS)}
     for name, value in record.tags.items():
         if not isinstance(name, str) or not _TAG_NAME.fullmatch(name):
-            raise RecordError(
-                f"tag name {shown(name)} cannot be written: a tag name is ASCII letters, digits and '_', "
-                "starting with a letter"
-            )
+            raise RecordError(TEXTS("record_tag_name", tag=shown(name)))
         if name in own:
-            raise RecordError(
-                f"tag {name!r} cannot be an extra tag: the record writes it itself from its game, options, "
-                "position and result"
-            )
+            raise RecordError(TEXTS("record_tag_own", tag=repr(name)))
         if not isinstance(value, str):
-            raise RecordError(f"tag {name!r}: the value must be text, not {type(value).__name__}")
+            raise RecordError(TEXTS("record_tag_value", tag=repr(name), kind=type(value).__name__))
     valid_results = {"*", "draw", *cls.colours}
     if record.result not in valid_results:
-        raise RecordError(f"result {shown(record.result)} must be one of {', '.join(sorted(valid_results))}")
+        raise RecordError(TEXTS("record_result", result=shown(record.result), valid=", ".join(sorted(valid_results))))
 
 
 def dumps(record: Record) -> str:
@@ -213,7 +205,7 @@ def _movetext(record: Record) -> list[str]:
 def loads(text: str) -> Record:
     """Parse and replay a record; :class:`RecordError` names the line of any problem."""
     if not isinstance(text, str):
-        raise RecordError(f"a record must be text, not {type(text).__name__}")
+        raise RecordError(TEXTS("record_text_type", kind=type(text).__name__))
     tags: dict[str, tuple[str, int]] = {}
     move_words: list[tuple[str, int]] = []
     in_moves = False
@@ -224,26 +216,26 @@ def loads(text: str) -> Record:
         if line.startswith("[") and not in_moves:
             match = _TAG.match(line)
             if not match:
-                raise RecordError(f'malformed tag {line[:60]!r}: expected [Name "value"]', number)
+                raise RecordError(TEXTS("record_tag_malformed", line=repr(line[:60])), number)
             name, value = match.group(1), _unquote(match.group(2))
             if name in tags:
-                raise RecordError(f"tag {name!r} appears twice", number)
+                raise RecordError(TEXTS("record_tag_twice", tag=repr(name)), number)
             tags[name] = (value, number)
             continue
         in_moves = True
         if line.startswith("["):
-            raise RecordError(f"tag {line[:40]!r} after the moves began", number)
+            raise RecordError(TEXTS("record_tag_late", line=repr(line[:40])), number)
         for char in "{};()":
             if char in line:
-                raise RecordError(f"comments and variations ({char!r}) are not supported", number)
+                raise RecordError(TEXTS("record_comments", char=repr(char)), number)
         move_words.extend((word, number) for word in line.split())
     if "Game" not in tags:
-        raise RecordError('missing [Game "…"] tag', 1)
+        raise RecordError(TEXTS("record_game_missing"), 1)
     game, game_line = tags.pop("Game")
     try:
         cls = game_class(game)
     except LudothekError as exc:
-        raise RecordError(str(exc), game_line) from None
+        raise RecordError(exc.message, game_line) from None
 
     options: dict[str, Any] = {}
     by_tag = {_tag_name(o.name): o.name for o in cls.OPTIONS}
@@ -255,7 +247,7 @@ def loads(text: str) -> Record:
     try:
         state = cls(position[0], **options)
     except LudothekError as exc:
-        raise RecordError(str(exc), position[1] or game_line) from None
+        raise RecordError(exc.message, position[1] or game_line) from None
 
     valid_results = {"*", "draw", *cls.colours}
     result = None
@@ -267,9 +259,10 @@ def loads(text: str) -> Record:
         result_line = result_tag[1]
         tagged = result_tag[0].lower()
         if tagged not in valid_results:
-            raise RecordError(f"result {result_tag[0]!r} must be one of {', '.join(sorted(valid_results))}", result_tag[1])
+            valid = ", ".join(sorted(valid_results))
+            raise RecordError(TEXTS("record_result", result=repr(result_tag[0]), valid=valid), result_tag[1])
         if result is not None and result != tagged:
-            raise RecordError(f"the moves end with result {result!r} but the Result tag says {tagged!r}", result_tag[1])
+            raise RecordError(TEXTS("record_result_tag", moves=repr(result), tag=repr(tagged)), result_tag[1])
         result = tagged
     result = result or "*"
 
@@ -280,11 +273,10 @@ def loads(text: str) -> Record:
         try:
             state.play(word)
         except LudothekError as exc:
-            raise RecordError(f"move {word!r} (ply {state.ply + 1}): {exc}", number) from None
+            raise RecordError(TEXTS("record_ply", move=repr(word), ply=state.ply + 1, error=exc), number) from None
     if state.is_over() and result != state.result():
-        raise RecordError(
-            f"the moves end the game with result {state.result()!r}, but the record says {result!r}", result_line
-        )
+        raise RecordError(TEXTS("record_result_contradicts", rules=repr(state.result()), given=repr(result)),
+                          result_line)
     return Record(
         game=cls.name,
         options=dict(state.options),
@@ -298,29 +290,28 @@ def loads(text: str) -> Record:
 def load(path: str | os.PathLike) -> Record:
     """Read and replay the record in file ``path`` (UTF-8 text)."""
     if not isinstance(path, (str, os.PathLike)):
-        raise RecordError(f"a record's path must be text or a path, not {type(path).__name__}")
+        raise RecordError(TEXTS("record_path_type", kind=type(path).__name__))
     try:
         with open(path, "rb") as handle:
             data = handle.read()
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
-        raise RecordError(f"cannot read {shown(str(path), 200)}: {getattr(exc, 'strerror', None) or exc}") from None
+        raise RecordError(TEXTS("cannot_read", path=shown(str(path), 200), reason=os_reason(exc))) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = len((data[: exc.start] + b".").decode("utf-8").splitlines())  # what loads would count
-        raise RecordError(
-            f"{path} is not UTF-8 text: byte 0x{data[exc.start]:02x} at offset {exc.start} cannot be decoded", line
-        ) from None
+        raise RecordError(TEXTS("record_not_utf8", path=str(path), byte=f"{data[exc.start]:02x}", offset=exc.start),
+                          line) from None
     return loads(text)
 
 
 def dump(record: Record, path: str | os.PathLike) -> None:
     """Write ``record`` to file ``path`` (UTF-8 text)."""
     if not isinstance(path, (str, os.PathLike)):  # an int would be taken as a file descriptor
-        raise RecordError(f"a record's path must be text or a path, not {type(path).__name__}")
+        raise RecordError(TEXTS("record_path_type", kind=type(path).__name__))
     text = dumps(record)
     try:
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(text)
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
-        raise RecordError(f"cannot write {shown(str(path), 200)}: {getattr(exc, 'strerror', None) or exc}") from exc
+        raise RecordError(TEXTS("cannot_write", path=shown(str(path), 200), reason=os_reason(exc))) from exc

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import UnknownGame
 from .spec import GameSpec, load_target
+from .texts import TEXTS
 
 if TYPE_CHECKING:
     from .protocol import GameState
@@ -50,8 +51,8 @@ def game_spec(name: str) -> GameSpec:
     key = str(name).strip().lower()
     specs = _specs()
     if key not in specs:
-        known = ", ".join(games()) or "none: is ludothek installed (pip install -e .)?"
-        raise UnknownGame(f"unknown game {name!r} (known games: {known})")
+        known = ", ".join(games()) or TEXTS("no_games")
+        raise UnknownGame(TEXTS("unknown_game", game=repr(name), known=known))
     return specs[key]
 
 

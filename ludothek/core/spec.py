@@ -10,8 +10,11 @@ class (:class:`~ludothek.core.protocol.GameState`).
 Parts (all optional except ``state``):
 
 * ``state`` — the state class, a :class:`GameState` subclass.
-* ``render`` — a function ``state -> str or rich renderable``: the board in the terminal
-  (:meth:`GameState.render`; without it, the position string).
+* ``render`` — a function ``(state, lang) -> str or rich renderable``: the board in the terminal,
+  its legend in ``lang`` (``en`` or ``de``) (:meth:`GameState.render`; without it, the position
+  string).
+* ``texts`` — the game's :class:`~ludothek.core.messages.Catalog` (its error messages in English
+  and German).
 * ``knowledge`` — a module with search hooks (``evaluate``, ``rollout``, ``random_rollout``,
   ``order``, ``noisy``, ``compiled_search``, ``warm_up``; see :mod:`ludothek.ai.knowledge`).
 * ``levels`` — the bot levels that differ from the default ladder:
@@ -42,8 +45,9 @@ from importlib import resources
 from typing import Any, Mapping
 
 from .errors import LudothekError
+from .texts import TEXTS
 
-PARTS = ("state", "render", "knowledge", "board", "observation", "picture", "solver")
+PARTS = ("state", "render", "texts", "knowledge", "board", "observation", "picture", "solver")
 
 
 @dataclass(frozen=True)
@@ -51,6 +55,7 @@ class GameSpec:
     name: str
     state: str
     render: str | None = None
+    texts: str | None = None
     knowledge: str | None = None
     levels: Mapping[int, tuple[str, Mapping[str, float]]] = field(default_factory=dict)
     agents: Mapping[str, str] = field(default_factory=dict)
@@ -78,7 +83,7 @@ class GameSpec:
             raise ValueError(f"unknown part {part!r} (parts: {', '.join(PARTS)})")
         target = getattr(self, part)
         if not target:
-            raise LudothekError(f"game {self.name!r} has no {part}")
+            raise LudothekError(TEXTS("no_part", game=repr(self.name), part=part))
         return load_target(target)
 
     def rules_page(self) -> dict[str, Any] | None:

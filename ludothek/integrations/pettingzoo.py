@@ -39,6 +39,7 @@ import numpy as np
 from ..core.errors import LudothekError
 from ..core.protocol import CHANCE, GameState
 from ..core.registry import game_class, games, new_game
+from ..core.texts import TEXTS
 from ._extras import require
 from .observe import encoder_for
 from .raster import draw
@@ -87,7 +88,7 @@ class LudothekEnv(AECEnv):
         self.num_actions = probe.num_actions
         self.encoder = encoder_for(self.GAME, probe.options)
         if self.encoder is None:
-            raise LudothekError(f"no observation encoder for game {self.GAME!r}")
+            raise LudothekError(TEXTS("no_encoder", game=repr(self.GAME)))
         self.possible_agents = list(AGENTS)
         self._observation_spaces = {
             agent: spaces.Dict(

@@ -28,7 +28,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import i18n
 from ..core.errors import LudothekError, UnknownGame
+from ..core.messages import Message, language_of
 from ..core.registry import game_class, game_spec
+from .analysis import analysis_routes
 from .boards import adapter
 from .guard import RateLimitMiddleware, RateLimits, SecurityHeaders, client_of, parse_json_object, server_fields_only
 from .hub import Hub, state_message
@@ -36,6 +38,7 @@ from .notify import PgListener
 from .runner import Runner
 from .service import GameService, WebError, bot_levels, game_catalog
 from .store import Store
+from .texts import TEXTS
 from .warm import preview_json, warm_up
 
 log = logging.getLogger("ludothek.web")
@@ -50,19 +53,33 @@ def _json(data: Any, status: int = 200) -> Response:
     return Response(orjson.dumps(data), status_code=status, media_type="application/json")
 
 
-def _error(status: int, message: str) -> Response:
-    return _json({"error": message}, status)
+def _error(status: int, exc: WebError | LudothekError, lang: str) -> Response:
+    return _json(_error_fields(exc, lang), status)
+
+
+def _error_fields(exc: WebError | LudothekError, lang: str) -> dict[str, Any]:
+    """An error for a client: ``error``, the text in ``lang``, and ``key``, the message's key
+    (``web.not_your_turn`` or a game's key; None for a plugin's plain string)."""
+    if isinstance(exc, WebError):
+        return {"error": exc.text(lang), "key": exc.key}
+    return {"error": exc.text(lang), "key": exc.message.key if isinstance(exc.message, Message) else None}
+
+
+def _lang(request: Request) -> str:
+    """The language a request asks for: the browser's page sends the language chosen on it
+    (``Accept-Language``); a client that asks for none gets English."""
+    return language_of(request.headers.get("accept-language"))
 
 
 async def _body(request: Request) -> dict[str, Any]:
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-        raise WebError(413, f"the request body is larger than {MAX_BODY} bytes")
+        raise WebError(413, TEXTS("body_too_large", limit=MAX_BODY))
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > MAX_BODY:
-            raise WebError(413, f"the request body is larger than {MAX_BODY} bytes")
+            raise WebError(413, TEXTS("body_too_large", limit=MAX_BODY))
         chunks.append(chunk)
     raw = b"".join(chunks)
     if not raw.strip():
@@ -91,9 +108,9 @@ def _handler(function: Any) -> Any:
         try:
             return await function(request)
         except WebError as exc:
-            return _error(exc.status, exc.message)
+            return _error(exc.status, exc, _lang(request))
         except LudothekError as exc:
-            return _error(400, str(exc))
+            return _error(400, exc, _lang(request))
     return wrapped
 
 
@@ -128,9 +145,9 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         try:
             page = game_spec(name).rules_page()
         except UnknownGame as exc:
-            raise WebError(404, str(exc)) from None
+            raise WebError(404, exc) from None
         if page is None:
-            raise WebError(404, f"game {name!r} has no rules page")
+            raise WebError(404, TEXTS("no_rules", game=name))
         return _json(page)
 
     @_handler
@@ -150,7 +167,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         options = tuple(sorted((k[2:], v) for k, v in params.items() if k.startswith("o.")))
         position = params.get("position") or None
         if position and len(position) > 2000:
-            raise WebError(400, "position too long")
+            raise WebError(400, TEXTS("position_long"))
         moves = tuple(m.strip() for m in params.get("moves", "").split("|") if m.strip())[:400]
         body = preview_json(params.get("game", ""), options, position, moves, bool(params.get("legal")))
         return Response(body, media_type="application/json")
@@ -160,14 +177,14 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     async def list_games(request: Request) -> Response:
         status = request.query_params.get("status") or None
         if status not in (None, "waiting", "ongoing", "over"):
-            raise WebError(400, "status must be waiting, ongoing or over")
+            raise WebError(400, TEXTS("status_choice"))
         try:
             limit = max(1, min(200, int(request.query_params.get("limit", 50))))
             offset = int(request.query_params.get("offset", 0))
         except ValueError:
-            raise WebError(400, "limit and offset must be whole numbers") from None
+            raise WebError(400, TEXTS("limit_offset")) from None
         if not 0 <= offset <= MAX_OFFSET:
-            raise WebError(400, f"offset must be from 0 to {MAX_OFFSET}")
+            raise WebError(400, TEXTS("offset_range", limit=MAX_OFFSET))
         rows = await asyncio.to_thread(store.list_games, status, limit, offset)
         return _json({"games": [service.summary(r) for r in rows]})
 
@@ -186,7 +203,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         try:
             at_ply = int(at) if at not in (None, "") else None
         except ValueError:
-            raise WebError(400, "at must be a whole number") from None
+            raise WebError(400, TEXTS("at_number")) from None
         view = await service.get_view(game_id, at_ply)
         if at_ply is None:
             runner.after_change(game_id, view)  # restart a bot or a clock after a server restart
@@ -250,11 +267,14 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     # ------------------------------------------------------------------ websocket
     async def live(ws: WebSocket) -> None:
         game_id = ws.path_params["id"]
+        # the page connects with ?lang= (the language chosen on it); else the handshake's header
+        lang = language_of(ws.query_params.get("lang") or ws.headers.get("accept-language"))
         await ws.accept()
         try:
             view = await service.get_view(game_id)
         except WebError as exc:
-            await ws.send_text(orjson.dumps({"type": "error", "status": exc.status, "error": exc.message}).decode())
+            error = {"type": "error", "status": exc.status, **_error_fields(exc, lang)}
+            await ws.send_text(orjson.dumps(error).decode())
             await ws.close(code=4404)
             return
         hub.join(game_id, ws)
@@ -270,7 +290,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
                 raw = message.get("text")
                 if raw is None and message.get("bytes") is not None:
                     raw = message["bytes"]
-                reply, token = await _ws_message(raw or "", game_id, ws, token, client)
+                reply, token = await _ws_message(raw or "", game_id, ws, token, client, lang)
                 if reply is not None:
                     await ws.send_text(reply.decode())
         except WebSocketDisconnect:
@@ -279,14 +299,14 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
             hub.leave(game_id, ws)
 
     async def _ws_message(raw: str | bytes, game_id: str, ws: WebSocket, token: str | None,
-                          client: str) -> tuple[bytes | None, str | None]:
+                          client: str, lang: str = "en") -> tuple[bytes | None, str | None]:
         """The reply to one message, and the socket's token after it. Every bad message gets an
-        error reply; none closes the socket."""
+        error reply (in ``lang``); none closes the socket."""
         ref = None
         try:
             if len(raw) > MAX_WS_MESSAGE:
-                raise WebError(413, f"message larger than {MAX_WS_MESSAGE} characters")
-            data = parse_json_object(raw, "the message")
+                raise WebError(413, TEXTS("message_too_large", limit=MAX_WS_MESSAGE))
+            data = parse_json_object(raw, TEXTS("ws_message"))
             ref = data.get("ref") if isinstance(data.get("ref"), (int, str)) else None
             kind = data.get("type")
             if kind == "ping":
@@ -294,24 +314,24 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
             if kind == "auth":
                 given = data.get("token")
                 if not isinstance(given, str) or not given:
-                    raise WebError(401, "auth needs a token")
+                    raise WebError(401, TEXTS("auth_token"))
                 view = await service.get_view(game_id, check=False)
                 seats = service.seats_of(game_id, given)
                 if not seats:
-                    raise WebError(403, "the token does not hold a seat in this game")
+                    raise WebError(403, TEXTS("token_no_seat"))
                 hub.seat(game_id, ws, seats)
                 return state_message(view, seats, ref), given
             if kind not in WS_ACTIONS:
-                raise WebError(400, f"unknown message type {str(kind)[:30]!r} "
-                                    f"(auth, ping, {', '.join(WS_ACTIONS)})")
+                raise WebError(400, TEXTS("unknown_type", value=str(kind)[:30],
+                                          types=", ".join(("auth", "ping", *WS_ACTIONS))))
             limits.enforce(client, "move")
             use = data.get("token") if isinstance(data.get("token"), str) else token
             await act(kind, game_id, use, data)
             return orjson.dumps({"type": "ok", "ref": ref}), token
         except WebError as exc:
-            return orjson.dumps({"type": "error", "status": exc.status, "error": exc.message, "ref": ref}), token
+            return orjson.dumps({"type": "error", "status": exc.status, **_error_fields(exc, lang), "ref": ref}), token
         except LudothekError as exc:
-            return orjson.dumps({"type": "error", "status": 400, "error": str(exc), "ref": ref}), token
+            return orjson.dumps({"type": "error", "status": 400, **_error_fields(exc, lang), "ref": ref}), token
 
     # ------------------------------------------------------------------ start and stop
     @asynccontextmanager
@@ -371,6 +391,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         Route("/api/games/{id}/withdraw", action("withdraw"), methods=["POST"]),
         Route("/api/games/{id}/join", join, methods=["POST"]),
         Route("/api/games/{id}/rematch", rematch, methods=["POST"]),
+        *analysis_routes(service, runner.pool, _handler),
         WebSocketRoute("/ws/games/{id}", live),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

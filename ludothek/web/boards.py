@@ -45,6 +45,7 @@ from ..core.errors import LudothekError
 from ..core.protocol import CHANCE, GameState
 from ..core.registry import game_spec
 from ..core.spec import load_target
+from .texts import TEXTS
 
 SQRT3 = math.sqrt(3.0)
 
@@ -108,30 +109,29 @@ class CellsAdapter(Adapter):
     def board(self, state: GameState) -> dict[str, Any]:
         pieces = self.pieces(state)
         if not isinstance(pieces, dict):
-            raise LudothekError(f"{type(self).__name__}.pieces must return a dict of cell -> list of pieces, "
-                                f"not {type(pieces).__name__}")
+            raise LudothekError(TEXTS("pieces_not_dict", adapter=type(self).__name__, type=type(pieces).__name__))
         for cell, stack in pieces.items():
             if not isinstance(stack, list) or not all(isinstance(piece, dict) for piece in stack):
-                raise LudothekError(f"{type(self).__name__}.pieces: cell {cell!r} must hold a list of piece dicts")
+                raise LudothekError(TEXTS("pieces_cell", adapter=type(self).__name__, cell=repr(cell)))
         return {"position": state.position(), "pieces": pieces}
 
 
 def _checked_cell(cell: Any, owner: str) -> dict[str, Any]:
     """One cell of a ``cells`` geometry, checked and with its numbers rounded."""
     if not isinstance(cell, dict) or not isinstance(cell.get("name"), str) or not cell["name"]:
-        raise LudothekError(f"{owner}.cells: every cell must be a dict with a non-empty name, not {cell!r:.80}")
+        raise LudothekError(TEXTS("cell_not_dict", owner=owner, cell=f"{cell!r:.80}"))
     name = cell["name"]
     for key in ("x", "y"):
         if not _is_number(cell.get(key)):
-            raise LudothekError(f"{owner}.cells: cell {name!r} needs a number {key!r}")
+            raise LudothekError(TEXTS("cell_number", owner=owner, cell=name, field=key))
     points = cell.get("points")
     if (not isinstance(points, (list, tuple)) or len(points) < 3
             or not all(isinstance(p, (list, tuple)) and len(p) == 2 and all(map(_is_number, p)) for p in points)):
-        raise LudothekError(f"{owner}.cells: cell {name!r} needs points, a list of at least three [x, y] pairs")
+        raise LudothekError(TEXTS("cell_points", owner=owner, cell=name))
     checked = {**cell, "x": _r(cell["x"]), "y": _r(cell["y"]), "points": [[_r(x), _r(y)] for x, y in points]}
     for key in ("fill", "label"):
         if key in checked and not isinstance(checked[key], str):
-            raise LudothekError(f"{owner}.cells: cell {name!r} has a {key} that is not text")
+            raise LudothekError(TEXTS("cell_text", owner=owner, cell=name, field=key))
     return checked
 
 
@@ -198,7 +198,7 @@ def _adapter_class(target: str | None) -> type[Adapter]:
         return Adapter
     found = load_target(target)
     if not (isinstance(found, type) and issubclass(found, Adapter)):
-        raise LudothekError(f"the board part {target!r} is not an Adapter subclass (ludothek.web.boards.Adapter)")
+        raise LudothekError(TEXTS("not_adapter", target=target))
     return found
 
 

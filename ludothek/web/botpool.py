@@ -118,6 +118,10 @@ def warm_up() -> None:
 
 def _answer(args: dict[str, Any]) -> tuple:
     try:
+        if args.get("job") == "review":  # a part of a finished game's analysis (.analysis)
+            from .bots import compute_review
+
+            return "ok", compute_review(args)
         return "ok", compute_bot_action(args)
     except Exception as exc:  # noqa: BLE001 - reported to the awaiting server
         return "error", f"{args.get('agent')} on {args.get('game')}: {type(exc).__name__}: {exc}", traceback.format_exc()
@@ -151,6 +155,7 @@ class _Job:
     lane: str
     future: asyncio.Future
     game_id: str | None = None
+    on_start: Any = None  # called when a worker takes the job
 
 
 class _FairQueue:
@@ -342,9 +347,11 @@ class BotPool:
                 raise TimeoutError(f"the bot workers were not ready after {timeout} s")
             await asyncio.sleep(0.02)
 
-    async def compute(self, args: dict[str, Any], client: str, *, game_id: str | None = None) -> int:
+    async def compute(self, args: dict[str, Any], client: str, *, game_id: str | None = None,
+                      on_start: Any = None) -> int:
         """The bot's action. ``client`` is whom the job is for (fairness is per client);
-        ``game_id``, if given, is checked to have no other job in the pool.
+        ``game_id``, if given, is checked to have no other job in the pool; ``on_start()`` is
+        called when a worker takes the job.
 
         Raises :class:`PoolClosed`, :class:`WorkerDied` (retry) or :class:`BotFailed`."""
         self.start()
@@ -353,7 +360,7 @@ class BotPool:
             if game_id in self._games:
                 raise BotPoolError(f"game {game_id} already has a bot job in the pool")
             self._games.add(game_id)
-        job = _Job(args, str(client), lane, self.loop.create_future(), game_id)
+        job = _Job(args, str(client), lane, self.loop.create_future(), game_id, on_start)
         self._queues[lane].push(job)
         self._dispatch()
         try:
@@ -431,6 +438,8 @@ class BotPool:
             if job is None:
                 continue
             worker.job = job
+            if job.on_start is not None:
+                job.on_start()
             if not worker.send(job.args):
                 self._died(worker)
 

@@ -24,7 +24,9 @@ from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import FixedWindowRateLimiter
 
+from ..core.messages import Message, language_of
 from .service import WebError
+from .texts import TEXTS
 
 # ---------------------------------------------------------------------------- security headers
 #: No inline script or style, no plugins, no framing, nothing from other hosts. ``connect-src
@@ -112,15 +114,15 @@ def http_kind(method: str, path: str) -> str | None:
     return None
 
 
-def _describe(item: RateLimitItem) -> str:
+def _describe(item: RateLimitItem) -> Message:
     unit = item.GRANULARITY.name + ("s" if item.multiples != 1 else "")
-    return f"{item.amount} per {item.multiples} {unit}"
+    return TEXTS("rate", amount=item.amount, multiples=item.multiples, unit=TEXTS(f"unit_{unit}"))
 
 
 class TooManyRequests(WebError):
     """A client went over a limit: a 429 with the seconds until it may try again."""
 
-    def __init__(self, message: str, retry_after: float):
+    def __init__(self, message: Message, retry_after: float):
         super().__init__(429, message)
         self.retry_after = retry_after
 
@@ -169,8 +171,7 @@ class RateLimits:
         refused = self._hit(client, kind)
         if refused is not None:
             item, wait = refused
-            raise TooManyRequests(f"too many {KINDS[kind]} from your address: at most {_describe(item)}; "
-                                  f"try again in {wait:.1f} s", wait)
+            raise TooManyRequests(TEXTS(f"too_many_{kind}", limit=_describe(item), wait=f"{wait:.1f}"), wait)
 
     def _hit(self, client: str, kind: str) -> tuple[RateLimitItem, float] | None:
         if self.limiter is None:
@@ -184,7 +185,8 @@ class RateLimits:
 
 class RateLimitMiddleware:
     """ASGI middleware: answer an HTTP request over its limit with 429, a JSON error naming the
-    limit and a Retry-After header; count everything else and pass it on."""
+    limit (in the language of the request's ``Accept-Language``) and a Retry-After header;
+    count everything else and pass it on."""
 
     def __init__(self, app: Any, limits: RateLimits):
         self.app = app
@@ -197,7 +199,8 @@ class RateLimitMiddleware:
                 try:
                     self.limits.enforce(client_of(scope), kind)
                 except TooManyRequests as exc:
-                    body = orjson.dumps({"error": exc.message})
+                    lang = language_of(_header(scope, b"accept-language"))
+                    body = orjson.dumps({"error": exc.text(lang), "key": exc.key})
                     await send({"type": "http.response.start", "status": 429, "headers": [
                         (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                         (b"retry-after", str(math.ceil(exc.retry_after)).encode()),
@@ -207,29 +210,39 @@ class RateLimitMiddleware:
         await self.app(scope, receive, send)
 
 
+def _header(scope: dict, name: bytes) -> str | None:
+    """An HTTP header of an ASGI scope (the first, if it comes twice)."""
+    for key, value in scope.get("headers") or ():
+        if key.lower() == name:
+            return value.decode("latin-1")
+    return None
+
+
 # ---------------------------------------------------------------------------- what clients send
 MAX_DEPTH = 32
 
 
-def parse_json_object(raw: bytes | str, what: str = "the request body") -> dict:
+def parse_json_object(raw: bytes | str, what: Message | str | None = None) -> dict:
     """A JSON object from a client, or ``WebError(400)``: for invalid JSON or UTF-8, anything but
-    an object, and nesting deeper than :data:`MAX_DEPTH` (checked without recursion)."""
+    an object, and nesting deeper than :data:`MAX_DEPTH` (checked without recursion). ``what``
+    names the text in the message (default: the request body)."""
+    what = TEXTS("request_body") if what is None else what
     try:
         data = orjson.loads(raw)  # it stops by itself at depth 1024, with an error
     except orjson.JSONDecodeError as exc:
         try:
             raw.decode("utf-8") if isinstance(raw, bytes) else raw.encode("utf-8")
         except UnicodeError:
-            raise WebError(400, f"{what} is not valid UTF-8") from None
+            raise WebError(400, TEXTS("not_utf8", what=what)) from None
         if "depth" in str(exc) or "recursion" in str(exc):
-            raise WebError(400, f"{what} nests deeper than {MAX_DEPTH} levels") from None
-        raise WebError(400, f"{what} is not valid JSON") from None
+            raise WebError(400, TEXTS("too_deep", what=what, limit=MAX_DEPTH)) from None
+        raise WebError(400, TEXTS("not_json", what=what)) from None
     if not isinstance(data, dict):
-        raise WebError(400, f"{what} must be a JSON object")
+        raise WebError(400, TEXTS("not_object", what=what))
     # fewer brackets than the limit cannot nest deeper: the walk is for unusual bodies only
     brackets = raw.count(b"[") + raw.count(b"{") if isinstance(raw, bytes) else raw.count("[") + raw.count("{")
     if brackets > MAX_DEPTH and _deeper_than(data, MAX_DEPTH):
-        raise WebError(400, f"{what} nests deeper than {MAX_DEPTH} levels")
+        raise WebError(400, TEXTS("too_deep", what=what, limit=MAX_DEPTH))
     return data
 
 

@@ -23,11 +23,13 @@ from typing import Any, AsyncIterator, Awaitable, Callable
 from .. import i18n
 from ..core import fairdice
 from ..core.errors import IllegalMove, LudothekError
+from ..core.messages import Message, colour
 from ..core.protocol import CHANCE, TERMINAL, GameState, RecordEntry
 from ..core.record import Record, dumps
 from ..core.registry import game_class, game_spec, games
 from .boards import Adapter, adapter, legal_move_infos
 from .store import Conflict, GameRow, Store, Write, hash_token
+from .texts import TEXTS
 
 MAX_MOVE_TEXT = 80
 MAX_CLOCK_MINUTES = 180
@@ -38,12 +40,29 @@ _system_random = random.SystemRandom()
 
 
 class WebError(Exception):
-    """A clean error for the client: an HTTP status and a message."""
+    """A clean error for the client: an HTTP status and a message.
 
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
+    ``message`` is a keyed :class:`~ludothek.core.messages.Message` (or a
+    :class:`~ludothek.core.errors.LudothekError`, whose message it takes over, key and all);
+    :meth:`text` gives it in a language, ``key`` names it (``web.not_your_turn``, or a game's
+    key; None for a plugin's plain string). The attribute ``message`` stays
+    the English text, as before."""
+
+    def __init__(self, status: int, message: Message | LudothekError | str):
+        if isinstance(message, LudothekError):
+            message = message.message
+        super().__init__(str(message))
         self.status = status
-        self.message = message
+        self.keyed = message
+        self.message = str(message)
+
+    @property
+    def key(self) -> str | None:
+        return self.keyed.key if isinstance(self.keyed, Message) else None
+
+    def text(self, lang: str = "en") -> str:
+        """The message in ``lang`` (``en`` or ``de``)."""
+        return self.keyed.text(lang) if isinstance(self.keyed, Message) else str(self.keyed)
 
 
 def now() -> float:
@@ -145,14 +164,14 @@ class GameService:
     async def _read(self, game_id: str) -> GameRow:
         row = await asyncio.to_thread(self.store.load, game_id)
         if row is None:
-            raise WebError(404, f"no game with id {game_id!r}")
+            raise WebError(404, TEXTS("no_game_id", game_id=game_id))
         return row
 
     async def live(self, game_id: Any, check: bool = False) -> Live:
         """The game in memory (loaded on first use). ``check`` asks the database whether
         another process changed it since (one cheap query)."""
         if not isinstance(game_id, str) or not 1 <= len(game_id) <= 24:
-            raise WebError(404, "no such game")
+            raise WebError(404, TEXTS("no_such_game"))
         live = self.games.get(game_id)
         if live is None:
             row = await self._read(game_id)
@@ -226,7 +245,7 @@ class GameService:
                         raise
             except Conflict:
                 continue
-        raise WebError(409, "the game changed meanwhile; reload and try again")
+        raise WebError(409, TEXTS("changed_meanwhile"))
 
     async def _commit(self, live: Live, appended: list[tuple[int, str, int, float]] = (),
                       truncate_to: int | None = None) -> None:
@@ -246,31 +265,32 @@ class GameService:
     # ------------------------------------------------------------------ creating
     async def create(self, spec: Any, client: str | None = None, rematch_of: str | None = None) -> dict[str, Any]:
         if not isinstance(spec, dict):
-            raise WebError(400, "the request body must be a JSON object")
+            raise WebError(400, TEXTS("not_object", what=TEXTS("request_body")))
         name = spec.get("game")
         if not isinstance(name, str):
-            raise WebError(400, f"name the game: {{\"game\": \"<name>\", ...}} (games: {', '.join(games())})")
+            raise WebError(400, TEXTS("name_game", example='{"game": "<name>", ...}', games=", ".join(games())))
         try:
             cls = game_class(name)
         except LudothekError as exc:
-            raise WebError(400, str(exc)) from None
+            raise WebError(400, exc) from None
         options = spec.get("options") or {}
         if not isinstance(options, dict):
-            raise WebError(400, "options must be a JSON object")
+            raise WebError(400, TEXTS("options_object"))
         options = {str(k): v for k, v in options.items() if v is not None and v != ""}
         opponent = spec.get("opponent", "hotseat")
         if opponent not in ("hotseat", "bot", "friend"):
-            raise WebError(400, f"opponent must be hotseat, bot or friend, not {str(opponent)[:30]!r}")
+            raise WebError(400, TEXTS("choice", field="opponent", a="hotseat", b="bot", c="friend",
+                                      value=str(opponent)[:30]))
         start = spec.get("start", "high")
         if start not in ("high", "low", "fixed"):
-            raise WebError(400, f"start must be high, low or fixed, not {str(start)[:30]!r}")
+            raise WebError(400, TEXTS("choice", field="start", a="high", b="low", c="fixed", value=str(start)[:30]))
         seat = spec.get("seat", 0)
         if seat == "random":
             seat = secrets.randbelow(2)
-        seat = seat_arg(seat, "seat must be 0, 1 or \"random\"")
+        seat = seat_arg(seat, TEXTS("seat_rule_random"))
         position = spec.get("position")
         if position is not None and (not isinstance(position, str) or len(position) > 2000):
-            raise WebError(400, "position must be a position string")
+            raise WebError(400, TEXTS("position_text"))
         tags: dict[str, str] = {"_start": start}
         # every roll of the game, the one for the first move included, follows from this secret
         game_id, dice_secret = secrets.token_urlsafe(9), fairdice.new_secret()
@@ -282,22 +302,20 @@ class GameService:
         try:
             state = cls(position, **options)
         except LudothekError as exc:
-            raise WebError(400, str(exc)) from None
+            raise WebError(400, exc) from None
         except (TypeError, ValueError) as exc:
-            raise WebError(400, f"bad options for {cls.name}: {exc}") from None
+            raise WebError(400, TEXTS("bad_options", game=cls.name, error=str(exc))) from None
         clock = _clock_spec(spec.get("clock"))
         agent = None
         if opponent == "bot":
             agent = spec.get("bot", "random")
             offered = bot_levels(cls.name)
             if agent not in offered:  # an open-ended agent spec could hold a worker for minutes
-                raise WebError(400, f"bot must be one of {', '.join(offered)} for {cls.name}, "
-                                    f"not {str(agent)[:40]!r}")
+                raise WebError(400, TEXTS("bad_bot", bots=", ".join(offered), game=cls.name, value=str(agent)[:40]))
             if client is not None and self.bot_cap:
                 live_games = await asyncio.to_thread(self.store.live_bot_games, client, now() - 3600)
                 if live_games >= self.bot_cap:
-                    raise WebError(429, f"you already play {live_games} live games against bots (at most "
-                                        f"{self.bot_cap}): finish or resign one first")
+                    raise WebError(429, TEXTS("bot_cap", count=live_games, cap=self.bot_cap))
         token = secrets.token_urlsafe(24)
         digest = hash_token(token)
         seats: list[dict[str, Any]] = [{"kind": "human"}, {"kind": "human"}]
@@ -335,14 +353,14 @@ class GameService:
 
     async def join(self, game_id: str, invite: Any) -> dict[str, Any]:
         if not isinstance(invite, str) or not invite or len(invite) > 100:
-            raise WebError(401, "an invite code is needed to take the open seat")
+            raise WebError(401, TEXTS("invite_needed"))
 
         async def change(live: Live) -> dict[str, Any]:
             row = live.row
             if row.invite is None:
-                raise WebError(409, "this game has no open seat")
+                raise WebError(409, TEXTS("no_open_seat"))
             if hash_token(invite) != row.invite:
-                raise WebError(403, "the invite code is wrong")
+                raise WebError(403, TEXTS("invite_wrong"))
             seat = 0 if row.token0 is None else 1
             token = secrets.token_urlsafe(24)
             if seat == 0:
@@ -361,15 +379,15 @@ class GameService:
     # ------------------------------------------------------------------ playing
     async def play(self, game_id: str, token: Any, move: Any, seat: Any = None) -> Live:
         if not isinstance(move, str) or not move.strip():
-            raise WebError(400, "a move must be a non-empty notation string")
+            raise WebError(400, TEXTS("move_text"))
         if len(move) > MAX_MOVE_TEXT:
-            raise WebError(400, f"a move is at most {MAX_MOVE_TEXT} characters")
+            raise WebError(400, TEXTS("move_long", limit=MAX_MOVE_TEXT))
         seat = seat_arg(seat)
 
         async def change(live: Live) -> Live:
             mover = self._seat_for(live.row, token, live.state, seat)
             if live.row.seats[mover]["kind"] != "human":
-                raise WebError(403, "that seat is played by a bot")
+                raise WebError(403, TEXTS("bot_seat"))
             await self._play(live, mover, move.strip())
             return live
 
@@ -378,11 +396,11 @@ class GameService:
     async def _play(self, live: Live, mover: int, move: str | int) -> None:
         row, state = live.row, live.state
         if row.status == "waiting":
-            raise WebError(409, "the game has not started: waiting for the second player")
+            raise WebError(409, TEXTS("not_started_waiting"))
         if row.status == "over":
-            raise WebError(409, "the game is over")
+            raise WebError(409, TEXTS("over"))
         if state.current_player() != mover:
-            raise WebError(409, f"it is not your turn: {state.to_move} is to move")
+            raise WebError(409, TEXTS("not_your_turn", colour=colour(str(state.to_move))))
         start = state.ply
         at = now()
         clock = row.clock if row.clock and row.clock.get("since") is not None else None
@@ -391,16 +409,16 @@ class GameService:
             clock["since"] = None
             self._finish(row, state, winner_seat=1 - mover, termination="time")
             await self._commit(live)
-            raise WebError(409, "your time ran out: the game is over")
+            raise WebError(409, TEXTS("time_ran_out"))
         try:
             actions = [move] if isinstance(move, int) else state.parse_token(move)
             for action in actions:
                 if state.current_player() == CHANCE:
-                    raise IllegalMove(f"{move!r}: the server rolls the dice; send the roll without its outcome")
+                    raise IllegalMove(TEXTS("server_rolls", move=move))
                 state.play(int(action))
         except LudothekError as exc:
             _rewind(state, start)
-            raise WebError(400, str(exc)) from None
+            raise WebError(400, exc) from None
         if clock is not None:
             clock["remaining"][mover] += clock["increment"] - int((at - clock["since"]) * 1000)
             clock["since"] = at
@@ -445,15 +463,15 @@ class GameService:
     @staticmethod
     def _seat_for(row: GameRow, token: Any, state: GameState, seat: int | None) -> int:
         if not isinstance(token, str) or not token:
-            raise WebError(401, "this action needs your seat token")
+            raise WebError(401, TEXTS("token_needed"))
         if len(token) > 100:
-            raise WebError(403, "the token is wrong")
+            raise WebError(403, TEXTS("token_wrong"))
         mine = row.seats_of(token)
         if not mine:
-            raise WebError(403, "the token does not hold a seat in this game")
+            raise WebError(403, TEXTS("token_no_seat"))
         if seat is not None:
             if seat not in mine:
-                raise WebError(403, f"the token does not hold seat {seat}")
+                raise WebError(403, TEXTS("token_not_seat", seat=seat))
             return seat
         if len(mine) == 1:
             return mine[0]
@@ -495,14 +513,13 @@ class GameService:
             row, state = live.row, live.state
             self._seat_for(row, token, state, None)
             if row.status == "over":
-                raise WebError(409, "the game is over: its moves can no longer be taken back")
+                raise WebError(409, TEXTS("undo_over"))
             if row.mode == "online":
-                raise WebError(403, "undo is only for local games (hot-seat or against a bot); online, propose "
-                                    "a takeback that your opponent accepts")
+                raise WebError(403, TEXTS("undo_online"))
             humans = [s for s in (0, 1) if row.seats[s]["kind"] == "human"]
             cut = _last_action_of(row, humans)
             if cut is None:
-                raise WebError(409, "nothing to undo")
+                raise WebError(409, TEXTS("nothing_to_undo"))
             await self._take_back(live, cut)
             return live
 
@@ -527,21 +544,19 @@ class GameService:
         after it) or offers a draw; the opponent answers (:meth:`answer`). One offer waits at
         a time; any move, answer, withdrawal or the game's end clears it."""
         if kind not in ("takeback", "draw"):
-            raise WebError(400, f"kind must be \"takeback\" or \"draw\", not {str(kind)[:30]!r}")
+            raise WebError(400, TEXTS("offer_kind", value=str(kind)[:30]))
 
         async def change(live: Live) -> Live:
             row, state = live.row, live.state
             mine = self._seat_for(row, token, state, None)
             _check_offer_game(row)
             if row.offer is not None:
-                whose = "your" if row.offer.get("by") == mine else "your opponent's"
-                what = _OFFER_WORDS.get(row.offer.get("kind"), "offer")
-                raise WebError(409, f"{whose} {what} is still waiting for an answer")
+                whose = "own" if row.offer.get("by") == mine else "other"
+                raise WebError(409, TEXTS(f"pending_{whose}_{_offer_word(row.offer)}"))
             if kind == "draw" and not game_spec(row.game).draws:
-                raise WebError(409, f"{game_class(row.game).title['en']} cannot end in a draw: there is no draw "
-                                    "to offer")
+                raise WebError(409, TEXTS("no_draws", game=_title(row.game)))
             if kind == "takeback" and _last_action_of(row, [mine]) is None:
-                raise WebError(409, "you have not moved yet: there is no move of yours to take back")
+                raise WebError(409, TEXTS("nothing_to_take_back"))
             row.offer = {"kind": kind, "by": mine, "ply": len(row.moves)}
             await self._commit(live)
             return live
@@ -552,7 +567,7 @@ class GameService:
         """The opponent accepts or declines the pending offer. An accepted takeback cuts the
         game back to before the offerer's last move; an accepted draw ends the game."""
         if not isinstance(accept, bool):
-            raise WebError(400, "accept must be true or false")
+            raise WebError(400, TEXTS("accept_bool"))
 
         async def change(live: Live) -> Live:
             row, state = live.row, live.state
@@ -560,10 +575,9 @@ class GameService:
             _check_offer_game(row)
             offer = row.offer
             if offer is None:
-                raise WebError(409, "there is no offer to answer")
+                raise WebError(409, TEXTS("no_offer_to_answer"))
             if offer.get("by") == mine:
-                what = _OFFER_WORDS.get(offer.get("kind"), "offer")
-                raise WebError(409, f"you cannot answer your own {what}; you may withdraw it")
+                raise WebError(409, TEXTS(f"answer_own_{_offer_word(offer)}"))
             if not accept:
                 row.offer = None
                 await self._commit(live)
@@ -576,7 +590,7 @@ class GameService:
             if cut is None:  # cannot happen while moves clear offers; say so cleanly anyway
                 row.offer = None
                 await self._commit(live)
-                raise WebError(409, "the move to take back is gone")
+                raise WebError(409, TEXTS("takeback_gone"))
             await self._take_back(live, cut)
             return live
 
@@ -589,9 +603,9 @@ class GameService:
             mine = self._seat_for(row, token, state, None)
             _check_offer_game(row)
             if row.offer is None:
-                raise WebError(409, "there is no offer to withdraw")
+                raise WebError(409, TEXTS("no_offer_to_withdraw"))
             if row.offer.get("by") != mine:
-                raise WebError(409, "only the player who made the offer can withdraw it; answer it instead")
+                raise WebError(409, TEXTS("withdraw_others"))
             row.offer = None
             await self._commit(live)
             return live
@@ -604,9 +618,9 @@ class GameService:
         async def change(live: Live) -> Live:
             resigner = self._seat_for(live.row, token, live.state, seat)
             if live.row.status == "over":
-                raise WebError(409, "the game is over")
+                raise WebError(409, TEXTS("over"))
             if live.row.status == "waiting":
-                raise WebError(409, "the game has not started")
+                raise WebError(409, TEXTS("not_started"))
             self._finish(live.row, live.state, winner_seat=1 - resigner, termination="resign")
             await self._commit(live)
             return live
@@ -628,14 +642,14 @@ class GameService:
             mine = self._seat_for(row, token, state, None)
             wait = self._claim_in(row)
             if wait is None or state.current_player() < 0:
-                raise WebError(409, "only an ongoing online game without a clock can be claimed")
+                raise WebError(409, TEXTS("claim_which"))
             away = state.current_player()
             if away == mine:
-                raise WebError(409, "it is your turn: there is nothing to claim")
+                raise WebError(409, TEXTS("claim_own_turn"))
             if wait > 0:
-                raise WebError(409, f"your opponent still has {_duration(wait)} to move")
+                raise WebError(409, TEXTS("claim_wait", duration=_duration(wait)))
             if present is not None and present(row.id, away):
-                raise WebError(409, "your opponent is connected to the game")
+                raise WebError(409, TEXTS("claim_present"))
             self._finish(row, state, winner_seat=mine, termination="abandon")
             await self._commit(live)
             return live
@@ -649,7 +663,7 @@ class GameService:
             row = live.row
             mine = self._seat_for(row, token, live.state, None)
             if row.status != "over":
-                raise WebError(409, "a rematch needs a finished game")
+                raise WebError(409, TEXTS("rematch_unfinished"))
             if row.rematch is not None:
                 return None, row.rematch, mine, row
             options = dict(row.options)
@@ -704,7 +718,7 @@ class GameService:
                         new.row.clock["since"] = now()
                     await self._commit(new)
                     return {"id": new.row.id, "token": fresh_token, "seats": [seat]}
-            raise WebError(409, "the rematch seat was already taken; open the new game from your own browser")
+            raise WebError(409, TEXTS("rematch_taken"))
 
         return await self._changing(new_id, take)
 
@@ -801,6 +815,7 @@ class GameService:
             "score": state.score() if state.ply else None,
             "clock": _clock_view(row, state) if row.clock else None,
             "tags": {k: v for k, v in row.tags.items() if not k.startswith("_")},
+            "start_roll": start_roll_view(row.tags),
             "version": row.version,
             "rematch": row.rematch,
             "rematch_of": row.rematch_of,
@@ -840,14 +855,40 @@ class GameService:
 
 
 # ---------------------------------------------------------------------------- helpers
-def seat_arg(value: Any, message: str = "seat must be 0 or 1") -> int | None:
-    """A seat from a client: absent, or exactly the integer 0 or 1 (not 0.0, not true)."""
+def seat_arg(value: Any, rule: Message | None = None) -> int | None:
+    """A seat from a client: absent, or exactly the integer 0 or 1 (not 0.0, not true).
+    ``rule`` says what a seat may be (default: 0 or 1)."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value not in (0, 1):
-        raise WebError(400, f"{message}, not {str(value)[:20]!r}" if not isinstance(value, str)
-                       else f"{message}, not the text {value[:20]!r}")
+        rule = rule if rule is not None else TEXTS("seat_rule")
+        raise WebError(400, TEXTS("seat_not", rule=rule, value=str(value)[:20]) if not isinstance(value, str)
+                       else TEXTS("seat_not_text", rule=rule, value=value[:20]))
     return value
+
+
+def start_roll_view(tags: dict[str, str]) -> dict[str, Any] | None:
+    """The roll for the first move in parts, for the page to word in its reader's language:
+    ``{"rule": "high" | "low", "rolls": [[{"colour": "white", "face": 3}, {"colour": "black",
+    "face": 3}], ...]}``, one pair per round (they roll again on a tie); None without the
+    ``StartRoll`` tag (or one that does not read so: the tag stays in ``tags`` as it is)."""
+    text = tags.get(fairdice.TAG_START_ROLL)
+    if not text:
+        return None
+    rule, _, rolls = text.partition(":")
+    rule = rule.strip()
+    if rule not in ("high", "low"):
+        return None
+    rounds = []
+    for part in rolls.split(";"):
+        pair = []
+        for side in part.split(","):
+            name, _, face = side.strip().rpartition(" ")
+            if not name or not face.isdigit():
+                return None
+            pair.append({"colour": name, "face": int(face)})
+        rounds.append(pair)
+    return {"rule": rule, "rolls": rounds}
 
 
 def _dice_view(row: GameRow) -> dict[str, Any] | None:
@@ -873,7 +914,15 @@ def _rewind(state: GameState, ply: int) -> None:
         state.undo()
 
 
-_OFFER_WORDS = {"takeback": "takeback proposal", "draw": "draw offer"}
+def _offer_word(offer: dict[str, Any]) -> str:
+    """What an offer is, for the names of its messages: ``takeback``, ``draw`` or ``offer``."""
+    kind = offer.get("kind")
+    return kind if kind in ("takeback", "draw") else "offer"
+
+
+def _title(game: str) -> Message:
+    """A game's title in every language it has, as a value of a message."""
+    return Message(f"{game}.title", dict(game_class(game).title), {})
 
 
 def _last_action_of(row: GameRow, seats: list[int]) -> int | None:
@@ -887,11 +936,11 @@ def _last_action_of(row: GameRow, seats: list[int]) -> int | None:
 def _check_offer_game(row: GameRow) -> None:
     """Offers and answers need an online game in play."""
     if row.mode != "online":
-        raise WebError(403, "takeback and draw offers are for online games; in a local game use undo")
+        raise WebError(403, TEXTS("offers_online"))
     if row.status == "waiting":
-        raise WebError(409, "the game has not started: waiting for the second player")
+        raise WebError(409, TEXTS("not_started_waiting"))
     if row.status == "over":
-        raise WebError(409, "the game is over: there is nothing left to offer or answer")
+        raise WebError(409, TEXTS("offers_over"))
 
 
 def ending_view(row: GameRow, state: GameState | None) -> dict[str, Any] | None:
@@ -956,23 +1005,23 @@ def _flag_fell(row: GameRow, state: GameState) -> bool:
     return clock["remaining"][player] - (now() - since) * 1000 <= 0
 
 
-def _duration(seconds: float) -> str:
+def _duration(seconds: float) -> Message:
     if seconds >= 7200:
-        return f"{seconds / 3600:.0f} hours"
+        return TEXTS("duration_hours", n=f"{seconds / 3600:.0f}")
     if seconds >= 120:
-        return f"{seconds / 60:.0f} minutes"
-    return f"{seconds:.0f} seconds"
+        return TEXTS("duration_minutes", n=f"{seconds / 60:.0f}")
+    return TEXTS("duration_seconds", n=f"{seconds:.0f}")
 
 
 def _clock_spec(spec: Any) -> dict[str, Any] | None:
     if spec in (None, False, {}, ""):
         return None
     if not isinstance(spec, dict):
-        raise WebError(400, "clock must be {\"minutes\": M, \"increment\": S} or null")
+        raise WebError(400, TEXTS("clock_spec", example='{"minutes": M, "increment": S}'))
     minutes, increment = spec.get("minutes", 0), spec.get("increment", 0)
     for name, value, top in (("minutes", minutes, MAX_CLOCK_MINUTES), ("increment", increment, MAX_INCREMENT_SECONDS)):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= top:
-            raise WebError(400, f"clock {name} must be a number from 0 to {top}")
+            raise WebError(400, TEXTS("clock_range", field=name, top=top))
     if minutes <= 0:
         return None
     initial = int(minutes * 60000)

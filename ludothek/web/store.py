@@ -92,6 +92,17 @@ moves_table = Table(
     Column("at", Float, nullable=False),
 )
 
+#: the computer analysis of a finished game (:mod:`.analysis`), computed once and kept
+analyses_table = Table(
+    "analyses",
+    metadata,
+    Column("game_id", String(24), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("format", Integer, nullable=False),  # the analysis' format: an older one is computed again
+    Column("plies", Integer, nullable=False),  # the plies analysed
+    Column("result", Text, nullable=False),  # JSON: ludothek.ai.review.Review.to_json()
+    Column("created", Float, nullable=False),
+)
+
 
 class Conflict(Exception):
     """The game changed since it was read (another request or process wrote first)."""

@@ -11,6 +11,7 @@ SPEC = GameSpec(
     name="bitis",
     state="ludothek.games.bitis.state:BitisState",
     render="ludothek.games.bitis.render:render_board",
+    texts="ludothek.games.bitis.texts:TEXTS",
     knowledge="ludothek.games.bitis.knowledge",
     board="ludothek.games.bitis.web:BitisAdapter",
     observation="ludothek.games.bitis.observe:BitisEncoder",
@@ -20,7 +21,8 @@ SPEC = GameSpec(
         "en": "Moves: IV43:9318 places die IV on row 4, column 3 with the faces 9, 3, 1, 8 to the north, east, "
               "south and west ('IV 4,3 9318' also works); type moves to see them all.",
         "de": "Züge: IV43:9318 setzt Würfel IV auf Reihe 4, Spalte 3, mit den Augen 9, 3, 1, 8 nach Norden, "
-              "Osten, Süden und Westen ('IV 4,3 9318' geht auch); moves zeigt alle.",
+              "Osten, Süden und Westen ('IV 4,3 9318' geht auch); help nennt den Befehl, der alle erlaubten Züge "
+              "zeigt.",
     },
     endings={
         "far_base_line": {

@@ -8,6 +8,7 @@ from ...core.errors import OptionError
 from .solution import Value, get_solution
 from .solve import DRAW
 from .state import BitisState
+from .texts import TEXTS
 
 
 def _state(position: str | BitisState) -> BitisState:
@@ -51,7 +52,7 @@ class PerfectAgent(Agent):
 
     def analyse(self, state) -> Analysis:
         if not isinstance(state, BitisState):
-            raise OptionError("the perfect agent plays Bitis only")
+            raise OptionError(TEXTS("perfect_bitis_only"))
         self.check_turn(state)
         values = get_solution().move_values(state)
         top = max(v.rank for v in values.values())
@@ -65,5 +66,5 @@ class PerfectAgent(Agent):
 
 def perfect_factory(game: str, argument: str | None, seed: int | None) -> Agent:
     if argument:
-        raise OptionError(f"agent 'perfect' takes no argument, got {argument!r}")
+        raise OptionError(TEXTS("perfect_argument", argument=repr(argument)))
     return PerfectAgent(seed)

@@ -6,6 +6,7 @@ from rich.text import Text
 
 from ...boards.grid import grid as _grid
 from .dice import DIE_NAMES, DIE_STYLES, FACES
+from .texts import TEXTS
 
 _WIDTH = 9  # characters per cell
 _EMPTY = "dim"
@@ -27,7 +28,7 @@ def _cell_lines(state, cell: int) -> tuple[list[tuple[str, str]], ...]:
     return top, middle, bottom
 
 
-def render_board(state) -> Text:
+def render_board(state, lang: str = "en") -> Text:
     grid = _grid(6, 4)
     text = Text()
     header = "    " + "".join(f"{c:^{_WIDTH}}" for c in range(1, grid.columns + 1))
@@ -36,7 +37,8 @@ def render_board(state) -> Text:
     for row in range(1, grid.rows + 1):
         style = _BASE if row in (1, 6) else ""
         if row == 4:
-            text.append("   +" + "+".join("=" * _WIDTH for _ in range(grid.columns)) + "+  middle line\n", style="bold")
+            middle = TEXTS("board_middle_line").text(lang)
+            text.append("   +" + "+".join("=" * _WIDTH for _ in range(grid.columns)) + f"+  {middle}\n", style="bold")
         else:
             text.append(rule, style=style)
         lines = [_cell_lines(state, grid.index(row, c)) for c in range(1, grid.columns + 1)]
@@ -48,20 +50,21 @@ def render_board(state) -> Text:
                     text.append(piece, style=piece_style)
                 text.append("|", style=style)
             if k == 1 and row == 1:
-                text.append("  B's base line (A wins here)", style=_BASE)
+                text.append("  " + TEXTS("board_base_line_b").text(lang), style=_BASE)
             elif k == 1 and row == 6:
-                text.append("  A's base line (B wins here)", style=_BASE)
+                text.append("  " + TEXTS("board_base_line_a").text(lang), style=_BASE)
             text.append("\n")
     text.append("   +" + "+".join("-" * _WIDTH for _ in range(grid.columns)) + "+\n", style=_BASE)
     if state.last >= 0:
-        text.append(f"* {DIE_NAMES[state.last]} was placed last.  ")
+        text.append(TEXTS("board_last", die=DIE_NAMES[state.last]).text(lang))
     if state.is_over():
         won = state.winner()
-        outcome = f"{won.upper()} wins" if won else "draw"
-        text.append(f"Game over: {outcome} ({state.termination()}).", style="bold")
+        outcome = TEXTS("board_wins", player=won.upper()) if won else TEXTS("board_draw")
+        why = state.termination_message()
+        text.append(TEXTS("board_over", outcome=outcome, why=why).text(lang), style="bold")
     else:
         player = "A" if state.mover == 0 else "B"
-        steps = {0: "opening step 1", 1: "opening step 2", 2: "opening step 3"}
-        step = steps.get(state.dice_on_board(), "move")
-        text.append(f"{player} to move ({step}).", style="bold")
+        placed = state.dice_on_board()
+        step = TEXTS("board_opening_step", step=placed + 1) if placed < 3 else TEXTS("board_move")
+        text.append(TEXTS("board_to_move", player=player, step=step).text(lang), style="bold")
     return text

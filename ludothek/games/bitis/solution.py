@@ -33,6 +33,7 @@ import numpy as np
 from ...core.errors import OptionError, PositionError
 from . import kernels as K
 from .solve import DRAW, LOSS, WIN, canonical_key
+from .texts import TEXTS
 
 if TYPE_CHECKING:  # the state validates positions with this table: no import at run time
     from .state import BitisState
@@ -101,7 +102,7 @@ class Solution:
     def load(cls, path: str | os.PathLike) -> "Solution":
         with np.load(path) as data:
             if int(data["format"]) != FORMAT:
-                raise OptionError(f"{path}: solution format {int(data['format'])}, expected {FORMAT}")
+                raise OptionError(TEXTS("solution_format", path=path, found=int(data["format"]), expected=FORMAT))
             return cls(data["keys"], data["value"], data["distance"])
 
     def save(self, path: str | os.PathLike) -> None:
@@ -165,7 +166,7 @@ class Solution:
         if state.dice_on_board() == 3:
             i = self.index(state.cells, state.ors, state.last, state.mover)
             if i < 0:
-                raise PositionError(f"position {state.position()!r} cannot be reached from the start; it is not solved")
+                raise PositionError(TEXTS("unsolved", position=repr(state.position())))
             return Value(int(self.values[i]), None if self.values[i] == DRAW else int(self.distances[i]))
         key = state.key()
         if key not in self._opening:

@@ -9,9 +9,11 @@ import numpy as np
 
 from ...boards.grid import grid
 from ...core.errors import GameOver, IllegalMove, ParseError, PositionError, shown
+from ...core.messages import Message
 from ...core.protocol import TERMINAL, GameState, action_number, perft_depth, playout_args
 from . import kernels as K
 from .dice import DIE_FACES, DIE_NAMES, FACES, OPPOSITE_PAIRS, ORIENTATION_OF, die_index, faces_text
+from .texts import TEXTS
 
 GRID = grid(6, 4)
 _SIDE_WORDS = ("north", "east", "south", "west")
@@ -33,18 +35,18 @@ def parse_faces(die: int, text: str, error: type[ParseError] = ParseError) -> in
     """The orientation number of die ``die`` showing ``text`` = N, E, S, W faces."""
     name = DIE_NAMES[die]
     if len(text) != 4 or not text.isdigit():
-        raise error(f"{shown(text)} must be four digits: the faces north, east, south and west of {name}")
+        raise error(TEXTS("faces_digits", text=shown(text), die=name))
     faces = tuple(int(ch) for ch in text)
     for side, face in zip(_SIDE_WORDS, faces):
         if face not in DIE_FACES[die]:
             listed = " ".join(str(f) for f in DIE_FACES[die])
-            raise error(f"{name} has no face {face} (its {side} face in {text!r}); {name} has {listed}")
+            raise error(TEXTS("no_such_face", die=name, face=face, side=TEXTS(side), text=repr(text), faces=listed))
     for (i, j) in ((0, 2), (1, 3)):
         if _opposite(die, faces[i]) != faces[j]:
-            raise error(
-                f"{text!r} cannot be a side view of {name}: its {_SIDE_WORDS[i]} and {_SIDE_WORDS[j]} faces must be "
-                f"opposite faces, and {faces[i]} is opposite {_opposite(die, faces[i])}"
-            )
+            raise error(TEXTS(
+                "not_opposite", text=repr(text), die=name, side=TEXTS(_SIDE_WORDS[i]), other_side=TEXTS(_SIDE_WORDS[j]),
+                face=faces[i], opposite=_opposite(die, faces[i]),
+            ))
     return ORIENTATION_OF[die][faces]
 
 
@@ -89,10 +91,7 @@ class BitisState(GameState):
         self._clear()
         fields = text.split()
         if len(fields) != 5:
-            raise PositionError(
-                f"position {text!r} must have 5 fields: die III, die IV, die V (each '-' or RC:NESW such as "
-                f"43:9318), the die placed last and the player to move (A or B)"
-            )
+            raise PositionError(TEXTS("position_fields", text=repr(text)))
         for die in range(3):
             field = fields[die]
             if field == "-":
@@ -100,19 +99,17 @@ class BitisState(GameState):
             name = DIE_NAMES[die]
             match = _DIE_FIELD.match(field)
             if not match:
-                raise PositionError(
-                    f"die {name}: {shown(field)} must be '-' or row, column, ':' and four faces, e.g. 43:9318"
-                )
+                raise PositionError(TEXTS("die_field", die=name, field=shown(field)))
             try:
                 cell = GRID.parse_cell(match.group(1) + match.group(2))
                 orientation = parse_faces(die, match.group(3), PositionError)
             except PositionError:
                 raise
             except ParseError as exc:
-                raise PositionError(f"die {name}: {exc}") from None
+                raise PositionError(TEXTS("die_error", die=name, error=exc)) from None
             for other in range(die):
                 if self.cells[other] == cell:
-                    raise PositionError(f"dice {DIE_NAMES[other]} and {name} are both on {GRID.names[cell]}")
+                    raise PositionError(TEXTS("same_cell", die=DIE_NAMES[other], other=name, cell=GRID.names[cell]))
             self.cells[die] = cell
             self.ors[die] = orientation
         last = fields[3].upper()
@@ -121,12 +118,12 @@ class BitisState(GameState):
         elif die_index(last) >= 0:
             self.last = die_index(last)
             if self.cells[self.last] < 0:
-                raise PositionError(f"the die placed last, {last}, is not on the board")
+                raise PositionError(TEXTS("last_off_board", die=last))
         else:
-            raise PositionError(f"the die placed last must be III, IV, V or '-', not {fields[3]!r}")
+            raise PositionError(TEXTS("last_field", field=repr(fields[3])))
         player = fields[4].upper()
         if player not in _PLAYERS:
-            raise PositionError(f"the player to move must be A or B, not {fields[4]!r}")
+            raise PositionError(TEXTS("player_field", field=repr(fields[4])))
         self.mover = _PLAYERS.index(player)
         self._check_consistent()
 
@@ -135,49 +132,44 @@ class BitisState(GameState):
         on = [d for d in range(3) if self.cells[d] >= 0]
         if count == 0:
             if self.last != -1 or self.mover != 0:
-                raise PositionError("with no die on the board nothing was placed last ('-') and A is to move")
+                raise PositionError(TEXTS("empty_board"))
             return
         if self.last < 0:
-            raise PositionError("dice are on the board, so the position must name the die placed last")
+            raise PositionError(TEXTS("last_missing"))
         name = DIE_NAMES
         if count == 1:
             if GRID.row_of[self.cells[on[0]]] != 4:
-                raise PositionError(f"A's opening die {name[on[0]]} must stand on row 4")
+                raise PositionError(TEXTS("opening_row", die=name[on[0]]))
             if self.mover != 1:
-                raise PositionError("after A's opening placement B is to move")
+                raise PositionError(TEXTS("after_first_opening"))
             return
         if count == 2:
             first = on[0] if on[1] == self.last else on[1]
             if GRID.row_of[self.cells[first]] != 4:
-                raise PositionError(f"A's opening die {name[first]} must stand on row 4")
+                raise PositionError(TEXTS("opening_row", die=name[first]))
             if self.cells[self.last] != GRID.ortho[self.cells[first], 0]:
-                raise PositionError(f"B's opening die {name[self.last]} must stand directly north of {name[first]}")
+                raise PositionError(TEXTS("opening_north", die=name[self.last], first=name[first]))
             if self.mover != 0:
-                raise PositionError("after the second opening placement A is to move")
+                raise PositionError(TEXTS("after_second_opening"))
         for d in on:
             side = int(K.chain_break(self.cells, self.ors, d, self.cells[d], self.ors[d]))
             if side >= 0:
-                raise PositionError(f"the chain rule is broken: {self._contact_text(d, self.cells[d], self.ors[d], side)}")
+                contact = self._contact_text(d, self.cells[d], self.ors[d], side)
+                raise PositionError(TEXTS("chain_broken", contact=contact))
         if count == 2:
             return
         others = [d for d in range(3) if d != self.last]
         if not GRID.touching[self.cells[others[0]], self.cells[others[1]]]:
-            raise PositionError(
-                f"{name[others[0]]} and {name[others[1]]} do not touch: the dice not placed last must touch each other"
-            )
+            raise PositionError(TEXTS("apart", die=name[others[0]], other=name[others[1]]))
         if not any(GRID.face_to_face[self.cells[self.last], self.cells[d]] for d in others):
-            raise PositionError(f"the die placed last, {name[self.last]}, must be face to face with another die")
+            raise PositionError(TEXTS("last_alone", die=name[self.last]))
         for d in others:
             if GRID.row_of[self.cells[d]] in (1, 6):
-                raise PositionError(
-                    f"{name[d]} stands on a base line but was not placed last: the game would have ended then"
-                )
+                raise PositionError(TEXTS("base_line_early", die=name[d]))
         from .solution import get_solution  # the solved table knows every reachable position
 
         if not get_solution().reachable(self):
-            raise PositionError(
-                "this position cannot arise in a game: no sequence of legal placements from the start leads to it"
-            )
+            raise PositionError(TEXTS("unreachable"))
 
     @property
     def num_actions(self) -> int:
@@ -237,17 +229,22 @@ class BitisState(GameState):
         return None
 
     def termination(self) -> str | None:
-        """Why the game ended, in words (``None`` while it goes on)."""
+        """Why the game ended, in English words (``None`` while it goes on)."""
+        why = self.termination_message()
+        return None if why is None else str(why)
+
+    def termination_message(self) -> Message | None:
+        """Why the game ended, as a message in English and German (``None`` while it goes on)."""
         if self._ended_by_placement():
             row = int(GRID.row_of[self.cells[self.last]])
             placer = _PLAYERS[1 - self.mover]
             own = (placer == "A" and row == 6) or (placer == "B" and row == 1)
-            verb = "his own" if own else "the opponent's"
-            return f"{placer} placed {DIE_NAMES[self.last]} on {verb} base line (row {row})"
+            key = "ended_own_base_line" if own else "ended_far_base_line"
+            return TEXTS(key, player=placer, die=DIE_NAMES[self.last], row=row)
         if not self._has_move():
-            return f"{_PLAYERS[self.mover]} has no legal placement"
+            return TEXTS("ended_no_placement", player=_PLAYERS[self.mover])
         if self.repetitions() >= 3:
-            return "the position occurred for the third time"
+            return TEXTS("ended_repetition")
         return None
 
     def ending(self) -> str | None:
@@ -284,76 +281,71 @@ class BitisState(GameState):
 
     def parse_move(self, text: str) -> int:
         if not isinstance(text, str):
-            raise ParseError(f"a move must be text, not {type(text).__name__}")
+            raise ParseError(TEXTS("move_not_text", kind=type(text).__name__))
         match = _MOVE.match(text)
         if not match:
-            raise ParseError(
-                f"{text!r} is not a placement: write die, cell and the north, east, south, west faces, "
-                f"e.g. 'IV 4,3 9318' or 'IV43:9318'"
-            )
+            raise ParseError(TEXTS("not_a_placement", text=repr(text)))
         die = die_index(match.group(1))
         if die < 0:
-            raise ParseError(f"{text!r}: unknown die {match.group(1)!r} (the dice are III, IV and V)")
+            raise ParseError(TEXTS("unknown_die", text=repr(text), die=repr(match.group(1))))
         cell = GRID.parse_cell(match.group(2) + match.group(3))
         orientation = parse_faces(die, match.group(4))
         action = die * 576 + cell * 24 + orientation
         if self.is_over():
-            raise GameOver(f"cannot play {text.strip()!r}: the game is over ({self.termination()})")
+            raise GameOver(TEXTS("game_over", move=repr(text.strip()), why=self.termination_message()))
         code, detail = K.diagnose(self.cells, self.ors, self.last, action)
         if code != K.OK:
-            raise IllegalMove(f"{self.action_to_str(action)} is not legal: {self._explain(action, int(code), int(detail))}")
+            why = self._explain(action, int(code), int(detail))
+            raise IllegalMove(TEXTS("illegal", move=self.action_to_str(action), why=why))
         return action
 
-    def _contact_text(self, die: int, cell: int, orientation: int, side: int) -> str:
+    def _contact_text(self, die: int, cell: int, orientation: int, side: int) -> Message:
         neighbour_cell = int(GRID.ortho[cell, side])
         other = next(k for k in range(3) if k != die and self.cells[k] == neighbour_cell)
         mine = int(FACES[die, orientation, side])
         theirs = int(FACES[other, self.ors[other], (side + 2) % 4])
-        return (
-            f"at the {_SIDE_WORDS[side]} contact, {DIE_NAMES[die]} on {GRID.names[cell]} shows {mine} "
-            f"but {DIE_NAMES[other]} on {GRID.names[neighbour_cell]} shows {theirs}"
+        return TEXTS(
+            "contact", side=TEXTS(_SIDE_WORDS[side]), die=DIE_NAMES[die], cell=GRID.names[cell], face=mine,
+            other=DIE_NAMES[other], other_cell=GRID.names[neighbour_cell], other_face=theirs,
         )
 
-    def _explain(self, action: int, code: int, detail: int) -> str:
+    def _explain(self, action: int, code: int, detail: int) -> Message:
         die, cell, orientation = action // 576, (action // 24) % 24, action % 24
         name = DIE_NAMES[die]
         where = GRID.names[cell]
         if code == K.OPEN1_ROW:
-            return f"A's first placement must be on row 4 (his side of the middle line), not on {where}"
+            return TEXTS("first_row", cell=where)
         if code == K.OPEN2_DIE:
-            return f"{name} is already on the board; B's opening placement uses one of the two other dice"
+            return TEXTS("second_die", die=name)
         if code == K.OPEN2_CELL:
             north = GRID.names[GRID.ortho[self.cells[self.last], 0]]
-            return f"B's opening placement goes directly north of A's first die, on {north}, not on {where}"
+            return TEXTS("second_cell", north=north, cell=where)
         if code == K.OPEN3_DIE:
             third = next(k for k in range(3) if self.cells[k] < 0)
-            return f"{name} is already on the board; A's second opening placement uses the third die, {DIE_NAMES[third]}"
+            return TEXTS("third_die", die=name, third=DIE_NAMES[third])
         if code == K.OPEN3_CELL:
             first = next(k for k in range(3) if self.cells[k] >= 0 and k != self.last)
             options = [GRID.names[GRID.ortho[self.cells[first], s]] for s in (3, 1, 2) if GRID.ortho[self.cells[first], s] >= 0]
-            return (
-                f"A's second opening placement must be face to face with his first die {DIE_NAMES[first]} on its west, "
-                f"east or south side ({', '.join(options)}), not on {where}"
-            )
+            return TEXTS("third_cell", first=DIE_NAMES[first], cells=", ".join(options), cell=where)
         if code == K.CHAIN:
-            return "chain rule: " + self._contact_text(die, cell, orientation, detail)
+            return TEXTS("chain_rule", contact=self._contact_text(die, cell, orientation, detail))
         if code == K.LAST_DIE:
-            return f"{name} was placed last and may not be taken now"
+            return TEXTS("last_die", die=name)
         if code == K.STRANDS:
             a, b = [k for k in range(3) if k != die]
-            return (
-                f"lifting {name} strands the others: {DIE_NAMES[a]} on {GRID.names[self.cells[a]]} and "
-                f"{DIE_NAMES[b]} on {GRID.names[self.cells[b]]} would no longer touch"
+            return TEXTS(
+                "strands", die=name, first=DIE_NAMES[a], first_cell=GRID.names[self.cells[a]], second=DIE_NAMES[b],
+                second_cell=GRID.names[self.cells[b]],
             )
         if code == K.OCCUPIED:
             other = next(k for k in range(3) if self.cells[k] == cell)
-            return f"{where} is occupied by {DIE_NAMES[other]}"
+            return TEXTS("occupied", cell=where, other=DIE_NAMES[other])
         if code == K.SAME_CELL:
-            return f"{name} must move to another cell than the one it is lifted from ({where})"
+            return TEXTS("same_place", die=name, cell=where)
         if code == K.NOT_FACING:
             a, b = [k for k in range(3) if k != die]
-            return f"{where} is not face to face with {DIE_NAMES[a]} or {DIE_NAMES[b]} (a corner touch is not enough)"
-        return f"rule {code} broken"
+            return TEXTS("not_facing", cell=where, first=DIE_NAMES[a], second=DIE_NAMES[b])
+        return TEXTS("rule_broken", code=code)
 
     @classmethod
     def join_record_words(cls, words: list[tuple[str, int]]) -> list[tuple[str, int]]:

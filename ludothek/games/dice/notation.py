@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ...boards import triangle66 as T
 from ...core.errors import IllegalMove, ParseError
 from .kernels import CELLS, PROMO
+from .texts import TEXTS
 
 MOVE_SIGN = "X"
 CAPTURE_SIGN = "°"
@@ -37,30 +38,27 @@ class MoveText:
 def parse_move_text(text: str, allow_promotion: bool = True) -> MoveText:
     """Parse ``FROM sep TO [=6] [marks]`` (no legality check)."""
     if not isinstance(text, str):
-        raise ParseError(f"a move must be text, not {type(text).__name__}")
+        raise ParseError(TEXTS("move_not_text", type=type(text).__name__))
     raw = text.strip()
     match = _MOVE.match(raw)
     if not match:
-        raise ParseError(
-            f"{text!r} is not a move: write start cell, X (move) or ° (capture; x or * also accepted), "
-            "end cell, e.g. B6XC6 or C7°D7" + (", and =6 to promote a 2" if allow_promotion else "")
-        )
+        raise ParseError(TEXTS("not_a_move_promotion" if allow_promotion else "not_a_move", text=repr(text)))
     frm = T.parse_cell(match.group(1))
     to = T.parse_cell(match.group(3))
     if frm == to:
-        raise ParseError(f"{text!r} is not a move: start and end cell are both {T.NAMES[frm]}")
+        raise ParseError(TEXTS("same_cell", text=repr(text), cell=T.NAMES[frm]))
     sign = match.group(2)
     capture = None if sign in "xX" else True
     promote = False
     if match.group(4) is not None:
         if not allow_promotion:
-            raise ParseError(f"{text!r}: this game has no promotion ('={match.group(4)}')")
+            raise ParseError(TEXTS("no_promotion", text=repr(text), face=match.group(4)))
         if match.group(4) != "6":
-            raise ParseError(f"{text!r}: a 2 can only be promoted to a 6 ('=6'), not to {match.group(4)}")
+            raise ParseError(TEXTS("promote_to_six", text=repr(text), face=match.group(4)))
         promote = True
     marks = match.group(5)
     if len(set(marks)) != len(marks):
-        raise ParseError(f"{text!r}: a mark is repeated")
+        raise ParseError(TEXTS("mark_repeated", text=repr(text)))
     return MoveText(frm, to, capture, promote, "".join(m for m in "^+" if m in marks))
 
 
@@ -75,7 +73,5 @@ def move_to_text(board, action: int) -> str:
 
 def check_capture_sign(board, move: MoveText, text: str) -> None:
     if move.capture and board[move.to] == 0:
-        raise IllegalMove(
-            f"{text!r} claims a capture but {T.NAMES[move.to]} is empty; write "
-            f"{T.NAMES[move.frm]}{MOVE_SIGN}{T.NAMES[move.to]}"
-        )
+        raise IllegalMove(TEXTS("capture_empty", text=repr(text), cell=T.NAMES[move.to],
+                                move=f"{T.NAMES[move.frm]}{MOVE_SIGN}{T.NAMES[move.to]}"))

@@ -13,7 +13,9 @@ import numpy as np
 
 from ...boards import triangle66 as T
 from ...core.errors import ParseError, PositionError, shown
+from ...core.messages import colour
 from .kernels import BLACK, WHITE
+from .texts import TEXTS
 
 LETTERS = "KPNBRQ"  # faces 1..6
 FACE_NAMES = {1: "king", 2: "pawn", 3: "knight", 4: "bishop", 5: "rook", 6: "queen"}
@@ -35,21 +37,19 @@ def parse_position(text: str) -> tuple[np.ndarray, int, np.ndarray]:
 
     Raises :class:`PositionError` naming the field / row and the problem."""
     if not isinstance(text, str):
-        raise PositionError(f"a position must be text, not {type(text).__name__}")
+        raise PositionError(TEXTS("position_not_text", type=type(text).__name__))
     fields = text.split()
     if not fields:
-        raise PositionError("the position is empty: expected '<rows> <side to move> <temporary dice>'")
+        raise PositionError(TEXTS("position_empty"))
     if len(fields) == 1:
-        raise PositionError("position is missing the side to move (w or b) and the temporary-dice field ('-' if none)")
+        raise PositionError(TEXTS("position_missing_side"))
     if len(fields) == 2:
-        raise PositionError("position is missing its third field, the temporary dice (write '-' for none)")
+        raise PositionError(TEXTS("position_missing_temporary"))
     if len(fields) > 3:
-        raise PositionError(
-            f"position has {len(fields)} fields; expected 3: rows, side to move, temporary dice (extra: {fields[3]!r})"
-        )
+        raise PositionError(TEXTS("position_fields", count=len(fields), extra=repr(fields[3])))
     rows = fields[0].split("/")
     if len(rows) != 6:
-        raise PositionError(f"the board field has {len(rows)} rows separated by '/'; expected 6 (A to F)")
+        raise PositionError(TEXTS("position_rows", count=len(rows)))
     board = np.zeros(T.SIZE, dtype=np.int8)
     for r, row in enumerate(rows, start=1):
         row_name = T.ROWS[r - 1]
@@ -59,13 +59,9 @@ def parse_position(text: str) -> tuple[np.ndarray, int, np.ndarray]:
         for item in _ITEM.findall(row):
             if item[0] in "0123456789":
                 if item.startswith("0"):
-                    raise PositionError(
-                        f"row {row_name}: empty-cell count {shown(item, 12)} must be a number from 1 without leading 0"
-                    )
+                    raise PositionError(TEXTS("row_leading_zero", row=row_name, count=shown(item, 12)))
                 if len(item) > 2:  # every row is shorter; int() refuses 4,300 digits
-                    raise PositionError(
-                        f"row {row_name} has more than {length} cells (an empty-cell count of {len(item)} digits)"
-                    )
+                    raise PositionError(TEXTS("row_too_many_digits", row=row_name, length=length, digits=len(item)))
                 filled += int(item)
             elif item in LETTERS or item in LETTERS.lower():
                 if filled < length:
@@ -73,21 +69,18 @@ def parse_position(text: str) -> tuple[np.ndarray, int, np.ndarray]:
                     board[start + filled] = face if item.isupper() else -face
                 filled += 1
             else:
-                raise PositionError(
-                    f"row {row_name}: unknown character {item!r} (dice are K P N B R Q for faces 1-6, "
-                    "upper case White, lower case Black; numbers count empty cells)"
-                )
+                raise PositionError(TEXTS("row_unknown_character", row=row_name, char=repr(item)))
             if filled > length:
-                raise PositionError(f"row {row_name} has more than {length} cells (it has columns "
-                                    f"{T.columns(r).start}..{T.columns(r).stop - 1})")
+                raise PositionError(TEXTS("row_too_long", row=row_name, length=length,
+                                          first=T.columns(r).start, last=T.columns(r).stop - 1))
         if filled < length:
-            raise PositionError(f"row {row_name} has {filled} cells; it needs {length}")
-    for colour, count in (("White", int((board > 0).sum())), ("Black", int((board < 0).sum()))):
+            raise PositionError(TEXTS("row_too_short", row=row_name, filled=filled, length=length))
+    for name, count in (("White", int((board > 0).sum())), ("Black", int((board < 0).sum()))):
         if count > MAX_DICE:
-            raise PositionError(f"{colour} has {count} dice; each side has {MAX_DICE}")
+            raise PositionError(TEXTS("too_many_dice", colour=colour(name), count=count, max=MAX_DICE))
     side_text = fields[1].lower()
     if side_text not in ("w", "b"):
-        raise PositionError(f"side to move must be 'w' or 'b', not {fields[1]!r}")
+        raise PositionError(TEXTS("side_to_move", text=repr(fields[1])))
     side = WHITE if side_text == "w" else BLACK
     temporary = np.zeros(T.SIZE, dtype=np.bool_)
     if fields[2] != "-":
@@ -95,11 +88,11 @@ def parse_position(text: str) -> tuple[np.ndarray, int, np.ndarray]:
             try:
                 cell = T.parse_cell(part)
             except ParseError as exc:
-                raise PositionError(f"temporary dice field: {exc}") from None
+                raise PositionError(TEXTS("temporary_field", error=exc)) from None
             if temporary[cell]:
-                raise PositionError(f"temporary dice field: {T.NAMES[cell]} is listed twice")
+                raise PositionError(TEXTS("temporary_twice", cell=T.NAMES[cell]))
             if board[cell] == 0:
-                raise PositionError(f"temporary dice field: {T.NAMES[cell]} has no die")
+                raise PositionError(TEXTS("temporary_no_die", cell=T.NAMES[cell]))
             temporary[cell] = True
     return board, side, temporary
 

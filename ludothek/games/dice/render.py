@@ -16,6 +16,8 @@ from collections.abc import Iterable
 from rich.text import Text
 
 from ...boards import triangle66 as T
+from ...core.messages import Message, colour, in_language
+from .texts import TEXTS
 
 WHITE_DIE = "bold black on grey89"
 BLACK_DIE = "bold grey93 on grey23"
@@ -44,15 +46,18 @@ def render_board(
     jumps: Iterable[int] = (),
     last_move: tuple[int, int] | None = None,
     threatened: Iterable[int] = (),
-    status: Iterable[str] = (),
-    title: str = "",
+    status: Iterable[str | Message] = (),
+    title: str | Message = "",
+    lang: str = "en",
 ) -> Text:
+    """The board as rich text with its legend in ``lang`` (``en`` or ``de``); ``status`` lines
+    and the ``title`` may be :class:`~ludothek.core.messages.Message` s, shown in ``lang``."""
     jumps = {int(j) for j in jumps}
     threatened = {int(t) for t in threatened}
     last = set(last_move) if last_move else set()
     out = Text()
     if title:
-        out.append(title + "\n", style="bold")
+        out.append(f"{in_language(title, lang)}\n", style="bold")
     out.append_text(_header())
     out.append("\n")
     for r in range(1, 7):
@@ -88,17 +93,17 @@ def render_board(
         out.append(f" {row}\n", style="bold")
     out.append_text(_header())
     out.append("\n")
-    out.append("White ", style="bold")
+    out.append(f"{colour('White').text(lang)} ", style="bold")
     out.append("△")
     out.append("1", style=WHITE_DIE)
-    out.append("  Black ", style="bold")
+    out.append(f"  {colour('Black').text(lang)} ", style="bold")
     out.append("▼")
     out.append("1", style=BLACK_DIE)
-    out.append(f"  empty ▵{EMPTY} ▿{EMPTY}", style="dim")
+    out.append(f"  {TEXTS('legend_empty').text(lang)} ▵{EMPTY} ▿{EMPTY}", style="dim")
     if jumps:
         out.append("  ")
         out.append(f"▵{EMPTY_JUMP} ▿{EMPTY_JUMP}", style=JUMP_STYLE)
-        out.append(" jump field", style="dim")
+        out.append(f" {TEXTS('legend_jump_field').text(lang)}", style="dim")
     for line in status:
-        out.append("\n" + line)
+        out.append(f"\n{in_language(line, lang)}")
     return out

@@ -7,6 +7,7 @@ SPEC = GameSpec(
     name="hexalit",
     state="ludothek.games.hexalit.state:HexalitState",
     render="ludothek.games.hexalit.render:render_state",
+    texts="ludothek.games.hexalit.texts:TEXTS",
     knowledge="ludothek.games.hexalit.knowledge",
     board="ludothek.games.dice.web:TriangleAdapter",
     observation="ludothek.games.hexalit.observe:HexalitEncoder",

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from ...core.errors import GameOver, OptionError
 from ...core.protocol import GameState
+from .texts import TEXTS
 
 
 @dataclass
@@ -25,19 +26,19 @@ class HexalitMatch:
 
     def __post_init__(self) -> None:
         if isinstance(self.length, bool) or not isinstance(self.length, int) or self.length < 1:
-            raise OptionError(f"a match is played to at least 1 point, not {self.length!r}")
+            raise OptionError(TEXTS("match_length", length=repr(self.length)))
         if len(self.players) != 2 or self.players[0] == self.players[1]:
-            raise OptionError("a match needs two players with different names")
+            raise OptionError(TEXTS("match_players"))
         self.score = {name: self.score.get(name, 0) for name in self.players}
 
     def add(self, state: GameState, white: str) -> None:
         """Count a finished game in which ``white`` played White."""
         if self.is_over():
-            raise GameOver(f"the match is over: {self.winner()} has {self.length} points")
+            raise GameOver(TEXTS("match_over", winner=self.winner(), length=self.length))
         if not state.is_over():
-            raise GameOver("only a finished game counts for the match")
+            raise GameOver(TEXTS("match_unfinished"))
         if white not in self.players:
-            raise OptionError(f"{white!r} is not a player of this match ({', '.join(self.players)})")
+            raise OptionError(TEXTS("match_not_player", player=repr(white), players=", ".join(self.players)))
         black = self.players[1] if white == self.players[0] else self.players[0]
         points = state.points()  # type: ignore[attr-defined]
         won = state.winner()

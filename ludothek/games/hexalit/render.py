@@ -8,10 +8,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...boards import triangle66 as T
+from ...core.messages import Message, colour
 from ...core.protocol import CHANCE
 from ..dice.position import SIDE_NAME
 from ..dice.render import render_board
+from ..dice.texts import TEXTS as DICE
 from .kernels import CELLS, OUTCOME, ROLL
+from .texts import TEXTS
 
 if TYPE_CHECKING:
     from .state import HexalitState
@@ -30,38 +33,37 @@ def _last_move(state: HexalitState) -> tuple[int, int] | None:
     return None
 
 
-def render_state(state: HexalitState) -> Any:
-    status: list[str] = []
+def render_state(state: HexalitState, lang: str = "en") -> Any:
+    """The board with the status lines of Hexalit, its legend and status in ``lang``."""
+    status: list[Message] = []
     if state.ply:
-        status.append(f"Last turn: {state.record_tokens()[-1]}")
+        status.append(TEXTS("last_turn", turn=state.record_tokens()[-1]))
     temporary = np.flatnonzero(state.temp)
     if temporary.size:
         listed = ", ".join(f"{T.NAMES[c]}={abs(int(state.board[c]))}" for c in temporary)
-        status.append(f"Temporary faces (underlined; they turn back to 2): {listed}")
+        status.append(TEXTS("temporary_faces", listed=listed))
     threatened = state.threatened_cells()
     for cell in threatened:
-        owner = "white" if state.board[cell] > 0 else "black"
-        status.append(f"Eins! {owner.capitalize()}'s 1 on {T.NAMES[cell]} is threatened.")
+        owner = "White" if state.board[cell] > 0 else "Black"
+        status.append(DICE("one_threatened", owner=colour(owner), cell=T.NAMES[cell]))
     if state.options["cube"]:
-        line = f"Stake: {state.cube}" + ("" if state.cube > 1 else " (cube not yet in play)")
-        if state.offer:
-            line += f"; {SIDE_NAME[state.side]} offers to double to {state.cube * 2}"
-        status.append(line)
+        note = "" if state.cube > 1 else TEXTS("stake_cube_not_in_play")
+        offer = TEXTS("stake_offer", side=colour(SIDE_NAME[state.side]), stake=state.cube * 2) if state.offer else ""
+        status.append(TEXTS("stake", stake=state.cube, note=note, offer=offer))
     if state.is_over():
         won = state.winner()
         if state.dropped:
-            status.append(f"Game over: {SIDE_NAME[1 - state.side]} dropped; {won} wins.")
+            status.append(TEXTS("over_dropped", dropper=colour(SIDE_NAME[1 - state.side]), winner=colour(won)))
         else:
-            status.append(f"Game over: {won} wins." if won else "Game over: draw.")
+            status.append(DICE("over_won", winner=colour(won)) if won else DICE("over_draw"))
     elif state.current_player() == CHANCE:
-        status.append(f"{SIDE_NAME[state.side].capitalize()} rolls the die on {T.NAMES[state.roll_cell]} …")
+        status.append(TEXTS("rolls", side=_capital(state.side), cell=T.NAMES[state.roll_cell]))
     elif state.offer:
-        status.append(f"{SIDE_NAME[1 - state.side].capitalize()} to answer: take or drop.")
+        status.append(TEXTS("to_answer", side=_capital(1 - state.side)))
+    elif state.eins_gebot():
+        status.append(TEXTS("to_move_gebot", side=_capital(state.side)))
     else:
-        line = f"{SIDE_NAME[state.side].capitalize()} to move."
-        if state.eins_gebot():
-            line += " Eins-Gebot: the last 1 must move to safety."
-        status.append(line)
+        status.append(DICE("to_move", side=_capital(state.side)))
     return render_board(
         state.board,
         state.side,
@@ -70,4 +72,10 @@ def render_state(state: HexalitState) -> Any:
         threatened=threatened,
         status=status,
         title="Hexalit",
+        lang=lang,
     )
+
+
+def _capital(side: int) -> Message | str:
+    """``White`` / ``Black`` at the start of a sentence (``Weiß`` / ``Schwarz``)."""
+    return colour(SIDE_NAME[side].capitalize())

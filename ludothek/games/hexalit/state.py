@@ -12,14 +12,18 @@ import numpy as np
 
 from ...boards import triangle66 as T
 from ...core.errors import GameOver, IllegalMove, ParseError, PositionError
+from ...core.messages import Message, colour
 from ...core.options import Option
 from ...core.protocol import CHANCE, TERMINAL, GameState, action_number, perft_depth, playout_args
 from ..dice import kernels as DK
 from ..dice.kernels import BLACK, CELLS, MAX_MOVES, WHITE
 from ..dice.notation import check_capture_sign, move_to_text, parse_move_text
-from ..dice.position import FACE_NAMES, SIDE_NAME, format_position, parse_position, start_board
+from ..dice.position import SIDE_NAME, format_position, parse_position, start_board
+from ..dice.texts import TEXTS as DICE
+from ..dice.texts import face_name
 from . import kernels
 from .kernels import DOUBLE, DROP, NUM_ACTIONS, OUTCOME, ROLL, TAKE
+from .texts import TEXTS
 
 _COLOUR_SIDE = {"white": WHITE, "black": BLACK}
 #: the highest stake the doubling cube shows
@@ -102,42 +106,34 @@ class HexalitState(GameState):
 
     def _setup_position(self, text: str) -> None:
         if not text:
-            raise PositionError("the position is empty: expected '<rows> <side to move> <temporary dice>'")
+            raise PositionError(DICE("position_empty"))
         fields = text.split()
         roll_text = None
         if len(fields) == 4:
             roll_text = fields.pop()
         elif len(fields) > 4:
-            raise PositionError(
-                f"position has {len(fields)} fields; expected 3 (rows, side to move, temporary dice) "
-                "and optionally a pending roll such as 'B5W'"
-            )
+            raise PositionError(TEXTS("position_fields", count=len(fields)))
         board, side, temp = parse_position(" ".join(fields))
         ones = [int(DK.count_ones(board, s)) for s in (WHITE, BLACK)]
         if ones[WHITE] == 0 and ones[BLACK] == 0:
-            raise PositionError(
-                "neither side has a die showing 1; each side starts with one and a game ends when a side has none"
-            )
+            raise PositionError(TEXTS("no_ones"))
         for s in (WHITE, BLACK):
             one = int(kernels.lone_one(board, s))
             if one >= 0 and temp[one]:
-                raise PositionError(
-                    f"temporary dice field: {T.NAMES[one]} holds {SIDE_NAME[s]}'s only 1, and a side's only 1 "
-                    "is always permanent"
-                )
+                raise PositionError(TEXTS("only_one_temporary", cell=T.NAMES[one], side=colour(SIDE_NAME[s])))
         roll_cell = -1
         if roll_text is not None:
             match = re.match(r"^([a-z]+\d+)w$", roll_text, re.IGNORECASE)
             if not match:
-                raise PositionError(f"fourth field {roll_text!r} must be a pending roll such as 'B5W'")
+                raise PositionError(TEXTS("fourth_field", text=repr(roll_text)))
             try:
                 roll_cell = T.parse_cell(match.group(1))
             except ParseError as exc:
-                raise PositionError(f"pending roll field: {exc}") from None
+                raise PositionError(TEXTS("pending_roll_field", error=exc)) from None
             self._init(board, temp, side)
             why = self._roll_problem(roll_cell)
             if why:
-                raise PositionError(f"pending roll {roll_text!r} is impossible: {why}")
+                raise PositionError(TEXTS("pending_roll_impossible", text=repr(roll_text), why=why))
         self._init(board, temp, side, roll_cell)
 
     @property
@@ -424,17 +420,15 @@ class HexalitState(GameState):
         """The actions of one record token (one turn): a roll with its outcome (``B5W6``)
         is two; cube actions may come first (``double 2 take B5W6``)."""
         if not isinstance(text, str):
-            raise ParseError(f"a move must be text, not {type(text).__name__}")
+            raise ParseError(DICE("move_not_text", type=type(text).__name__))
         units = self._units(text.split())
         if len(units) <= 1:
             return self._parse_unit(text)
         for unit in units[:-1]:
             if unit.lower() == "double":
-                raise ParseError(f"{text!r}: write 'double N', N the new stake (2, 4, … {MAX_STAKE})")
+                raise ParseError(TEXTS("write_double", text=repr(text), max=MAX_STAKE))
             if not self._is_cube_word(unit):
-                raise ParseError(
-                    f"{text!r}: one turn per move; only cube actions (double, take, drop) may come before a move"
-                )
+                raise ParseError(TEXTS("one_turn", text=repr(text)))
         actions: list[int] = []
         tokens = []
         try:
@@ -459,103 +453,94 @@ class HexalitState(GameState):
 
     def parse_move(self, text: str) -> int:
         if not isinstance(text, str):
-            raise ParseError(f"a move must be text, not {type(text).__name__}")
+            raise ParseError(DICE("move_not_text", type=type(text).__name__))
         raw = text.strip()
         if not raw:
-            raise ParseError("the move is empty")
+            raise ParseError(TEXTS("move_empty"))
         if self.is_over():
-            raise GameOver(f"cannot play {raw!r}: the game is over ({self.result()})")
+            won = self.winner()
+            raise GameOver(TEXTS("game_over", text=repr(raw), result=colour(won) if won else DICE("draw")))
         words = raw.lower().split()
         if words[0] in ("double", "take", "drop"):
             return self._parse_cube(raw, words)
-        me = SIDE_NAME[self.side]
+        me = colour(SIDE_NAME[self.side])
         if self.roll_cell >= 0:
             match = _OUTCOME.match(raw)
             rolled = T.NAMES[self.roll_cell]
             if not match:
-                raise ParseError(
-                    f"{raw!r}: the die on {rolled} is being rolled; give the face it shows, 1 … 6 (or {rolled}W6)"
-                )
+                raise ParseError(TEXTS("give_face", text=repr(raw), cell=rolled))
             if match.group(1) is not None and T.parse_cell(match.group(1)) != self.roll_cell:
-                raise IllegalMove(f"{raw!r}: the die being rolled is the one on {rolled}")
+                raise IllegalMove(TEXTS("other_die_rolled", text=repr(raw), cell=rolled))
             action = OUTCOME + int(match.group(2)) - 1
             self._check_marks_after(raw, [action], match.group(3))
             return action
         if self.offer:
-            raise IllegalMove(
-                f"{raw!r}: {SIDE_NAME[1 - self.side]} must first answer {me}'s offer to double to "
-                f"{self.cube * 2}: 'take' or 'drop'"
-            )
+            raise IllegalMove(TEXTS("answer_offer_first", text=repr(raw), other=colour(SIDE_NAME[1 - self.side]),
+                                    me=me, stake=self.cube * 2))
         match = _ROLL.match(raw)
         if match:
             if match.group(2):
-                raise ParseError(
-                    f"{raw!r} is a roll together with its outcome (two actions): play it as one move, "
-                    f"or give the roll alone ({match.group(1).upper()}W) and then the face"
-                )
+                raise ParseError(TEXTS("roll_with_outcome", text=repr(raw), cell=match.group(1).upper()))
             return self._parse_roll(raw, match.group(1), match.group(3))
         move = parse_move_text(raw, allow_promotion=False)
         frm, to = T.NAMES[move.frm], T.NAMES[move.to]
         value = int(self.board[move.frm])
         if value == 0:
-            raise IllegalMove(f"{raw!r} is not legal: there is no die on {frm}")
+            raise IllegalMove(TEXTS("not_legal", text=repr(raw), why=TEXTS("no_die", cell=frm)))
         if (value > 0) != (self.side == WHITE):
-            other = SIDE_NAME[1 - self.side]
-            raise IllegalMove(f"{raw!r} is not legal: the die on {frm} is {other}'s; {me} is to move")
+            other = colour(SIDE_NAME[1 - self.side])
+            raise IllegalMove(TEXTS("not_legal", text=repr(raw),
+                                    why=TEXTS("opponents_die", cell=frm, other=other, me=me)))
         target = int(self.board[move.to])
         if target != 0 and (target > 0) == (value > 0):
-            raise IllegalMove(f"{raw!r} is not legal: {to} holds {me}'s own die")
+            raise IllegalMove(TEXTS("not_legal", text=repr(raw), why=TEXTS("own_die", cell=to, me=me)))
         check_capture_sign(self.board, move, raw)
         action = move.action
         if action not in self._turn_actions():
-            raise IllegalMove(f"{raw!r} is not legal: {self._why_illegal(move.frm, move.to, value)}")
+            raise IllegalMove(TEXTS("not_legal", text=repr(raw), why=self._why_illegal(move.frm, move.to, value)))
         self._check_marks_after(raw, [action], move.marks)
         return action
 
-    def _why_illegal(self, frm: int, to: int, value: int) -> str:
+    def _why_illegal(self, frm: int, to: int, value: int) -> Message:
         face = abs(value)
-        me = SIDE_NAME[self.side]
+        me = colour(SIDE_NAME[self.side])
         one = self._gebot_cell()
         if one >= 0:
             if frm != one:
-                return (f"{me}'s last 1 on {T.NAMES[one]} is threatened (Eins-Gebot): it must move to a cell "
-                        "where it is not threatened")
-            return f"{me}'s last 1 would still be threatened on {T.NAMES[to]} (Eins-Gebot)"
+                return TEXTS("gebot_move", me=me, cell=T.NAMES[one])
+            return TEXTS("gebot_still", me=me, cell=T.NAMES[to])
         if face == 2:
-            return "a 2 moves one cell forward to an empty cell and captures only on the two cells beside that one"
-        return f"the {face} ({FACE_NAMES[face]}) on {T.NAMES[frm]} cannot reach {T.NAMES[to]}"
+            return TEXTS("two_moves")
+        return TEXTS("cannot_reach", face=face, piece=face_name(face), frm=T.NAMES[frm], to=T.NAMES[to])
 
-    def _roll_problem(self, cell: int) -> str | None:
+    def _roll_problem(self, cell: int) -> Message | None:
         """Why the side to move may not roll the die on ``cell`` (None if it may)."""
         name = T.NAMES[cell]
         value = int(self.board[cell])
-        me = SIDE_NAME[self.side]
+        me = colour(SIDE_NAME[self.side])
         if value == 0:
-            return f"there is no die on {name}"
+            return TEXTS("no_die", cell=name)
         if (value > 0) != (self.side == WHITE):
-            return f"the die on {name} is {SIDE_NAME[1 - self.side]}'s; {me} is to move"
+            return TEXTS("opponents_die", cell=name, other=colour(SIDE_NAME[1 - self.side]), me=me)
         one = self._gebot_cell()
         if one >= 0:
-            return (f"{me}'s last 1 on {T.NAMES[one]} is threatened (Eins-Gebot): it must move to a cell where it "
-                    "is not threatened, and no die may be rolled")
+            return TEXTS("gebot_roll", me=me, cell=T.NAMES[one])
         face = abs(value)
         if face == 1 and self._ones(self.side) < 2:
-            return f"{name} shows {me}'s only 1; a 1 may be rolled only while {me} has another 1"
+            return TEXTS("only_one", cell=name, me=me)
         if face not in (1, 2):
-            return f"only a die showing 2 (or a 1 while its side has another 1) may be rolled; {name} shows {face}"
+            return TEXTS("roll_face", cell=name, face=face)
         return None
 
     def _parse_roll(self, text: str, cell_text: str, marks: str) -> int:
         if self.offer:
-            raise IllegalMove(
-                f"{text!r}: {SIDE_NAME[1 - self.side]} must first answer the offer to double: 'take' or 'drop'"
-            )
+            raise IllegalMove(TEXTS("answer_first", text=repr(text), other=colour(SIDE_NAME[1 - self.side])))
         cell = T.parse_cell(cell_text)
         why = self._roll_problem(cell)
         if why:
-            raise IllegalMove(f"{text!r} is not legal: {why}")
+            raise IllegalMove(TEXTS("not_legal", text=repr(text), why=why))
         if marks:
-            raise ParseError(f"{text!r}: a roll gets its marks with its outcome ({T.NAMES[cell]}W6^), not before")
+            raise ParseError(TEXTS("roll_marks", text=repr(text), cell=T.NAMES[cell]))
         return ROLL + cell
 
     def _check_marks_after(self, text: str, actions: list[int], marks: str) -> None:
@@ -573,45 +558,41 @@ class HexalitState(GameState):
             for token in reversed(tokens):
                 self._unapply(token)
         if "+" in marks and suffix != "+":
-            raise IllegalMove(f"{text!r} is marked '+' but it does not win")
+            raise IllegalMove(TEXTS("marked_win", text=repr(text)))
         if "^" in marks and not threat:
-            raise IllegalMove(f"{text!r} is marked '^' but it leaves no opposing 1 threatened")
+            raise IllegalMove(TEXTS("marked_threat", text=repr(text)))
 
     def _parse_cube(self, raw: str, words: list[str]) -> int:
-        me = SIDE_NAME[self.side]
+        me = colour(SIDE_NAME[self.side])
         if len(raw) > 40:  # only quoted in messages: keep them short
             raw = raw[:39] + "…"
+        text = repr(raw)
+
+        def not_legal(name: str, **values: Any) -> IllegalMove:
+            return IllegalMove(TEXTS("not_legal", text=text, why=TEXTS(name, **values)))
+
         if words[0] in ("take", "drop"):
             if len(words) != 1:
-                raise ParseError(f"{raw!r}: '{words[0]}' takes no argument")
+                raise ParseError(TEXTS("no_argument", text=text, word=words[0]))
             if not self.offer:
-                raise IllegalMove(f"{raw!r} is not legal: there is no offer to double to answer")
+                raise not_legal("no_offer")
             return TAKE if words[0] == "take" else DROP
         if len(words) > 2 or (len(words) == 2 and not (words[1].isascii() and words[1].isdigit())):
-            raise ParseError(f"{raw!r}: write 'double N', N the new stake (2, 4, … {MAX_STAKE})")
+            raise ParseError(TEXTS("write_double", text=text, max=MAX_STAKE))
         if not self.options["cube"]:
-            raise IllegalMove(
-                f"{raw!r} is not legal: this game is not played with the doubling cube (option cube=true)"
-            )
+            raise not_legal("no_cube")
         if self.roll_cell >= 0:
-            raise IllegalMove(f"{raw!r} is not legal: a die is being rolled; give its face first")
+            raise not_legal("rolling")
         if self.offer:
-            other = SIDE_NAME[1 - self.side]
-            raise IllegalMove(f"{raw!r} is not legal: {other} must first answer the offer: 'take' or 'drop'")
+            raise not_legal("offer_waits", other=colour(SIDE_NAME[1 - self.side]))
         if self.offered:
-            raise IllegalMove(
-                f"{raw!r} is not legal: {me} has already offered a double this turn (at most one per turn)"
-            )
+            raise not_legal("offered_already", me=me)
         if self.cube >= MAX_STAKE:
-            raise IllegalMove(f"{raw!r} is not legal: the stake is {self.cube}, the cube's highest value")
+            raise not_legal("cube_highest", stake=self.cube)
         if self.cube == 1 and self.side != _COLOUR_SIDE[self.options["first"]]:
-            raise IllegalMove(
-                f"{raw!r} is not legal: only {self.options['first']}, who started the game, may bring the cube in"
-            )
+            raise not_legal("first_brings_cube", first=colour(self.options["first"]))
         if len(words) == 2 and words[1].lstrip("0") != str(self.cube * 2):  # no int(): 5,000 digits
-            raise IllegalMove(
-                f"{raw!r} is not legal: the stake is {self.cube}, so the offer is 'double {self.cube * 2}'"
-            )
+            raise not_legal("double_value", stake=self.cube, double=self.cube * 2)
         return DOUBLE
 
     # ------------------------------------------------------------------ speed

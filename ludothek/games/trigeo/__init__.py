@@ -7,6 +7,7 @@ SPEC = GameSpec(
     name="trigeo",
     state="ludothek.games.trigeo.state:TrigeoState",
     render="ludothek.games.trigeo.render:render_state",
+    texts="ludothek.games.trigeo.texts:TEXTS",
     knowledge="ludothek.games.trigeo.knowledge",
     board="ludothek.games.dice.web:TriangleAdapter",
     observation="ludothek.games.trigeo.observe:TrigeoEncoder",

@@ -9,15 +9,24 @@ import numpy as np
 
 from ...boards import triangle66 as T
 from ...core.errors import GameOver, IllegalMove, PositionError
+from ...core.messages import Message, colour
 from ...core.options import Option
 from ...core.protocol import TERMINAL, GameState, action_number, perft_depth, playout_args
 from ..dice import kernels as DK
 from ..dice.kernels import BLACK, CELLS, JUMP_FIELDS_TRIGEO, MAX_MOVES, PROMO, WHITE, ZOBRIST
 from ..dice.notation import check_capture_sign, move_to_text, parse_move_text
-from ..dice.position import FACE_NAMES, SIDE_NAME, format_position, parse_position, start_board
+from ..dice.position import SIDE_NAME, format_position, parse_position, start_board
+from ..dice.texts import TEXTS as DICE
+from ..dice.texts import face_name
 from . import kernels
+from .texts import TEXTS
 
 _COLOUR_SIDE = {"white": WHITE, "black": BLACK}
+
+
+def _capital(side: int) -> Message | str:
+    """``White`` / ``Black`` as a sentence names a side (``Weiß`` / ``Schwarz``)."""
+    return colour(SIDE_NAME[side].capitalize())
 
 
 class TrigeoState(GameState):
@@ -75,16 +84,14 @@ class TrigeoState(GameState):
     def _setup_position(self, text: str) -> None:
         board, side, temporary = parse_position(text)
         if temporary.any():
-            raise PositionError("Trigeo has no temporary dice: the third field must be '-'")
+            raise PositionError(TEXTS("no_temporary"))
         for s in (WHITE, BLACK):
             ones = int(DK.count_ones(board, s))
             if ones > 1:
-                raise PositionError(f"{SIDE_NAME[s].capitalize()} has {ones} dice showing 1; Trigeo has one per side")
+                raise PositionError(TEXTS("two_ones", side=_capital(s), ones=ones))
         other = 1 - side
         if DK.count_ones(board, other) == 0:
-            raise PositionError(
-                f"{SIDE_NAME[other].capitalize()} (not to move) has no 1: a game ends as soon as a side loses its 1"
-            )
+            raise PositionError(TEXTS("no_one", side=_capital(other)))
         self._init(board, side)
 
     @property
@@ -196,21 +203,24 @@ class TrigeoState(GameState):
     def parse_move(self, text: str) -> int:
         move = parse_move_text(text, allow_promotion=True)
         if self.is_over():
-            raise GameOver(f"cannot play {text!r}: the game is over ({self.result()})")
-        me = SIDE_NAME[self.side].capitalize()
+            won = self.winner()
+            result = colour(won) if won else DICE("draw")
+            raise GameOver(TEXTS("game_over", move=repr(text), result=result))
+        me = _capital(self.side)
+        shown = repr(text)
         frm, to = T.NAMES[move.frm], T.NAMES[move.to]
         value = int(self.board[move.frm])
         if value == 0:
-            raise IllegalMove(f"{text!r} is not legal: there is no die on {frm}")
+            raise IllegalMove(TEXTS("no_die", move=shown, cell=frm))
         if (value > 0) != (self.side == WHITE):
-            raise IllegalMove(f"{text!r} is not legal: the die on {frm} is {SIDE_NAME[1 - self.side].capitalize()}'s; {me} is to move")
+            raise IllegalMove(TEXTS("not_yours", move=shown, cell=frm, owner=_capital(1 - self.side), side=me))
         target = int(self.board[move.to])
         if target != 0 and (target > 0) == (value > 0):
-            raise IllegalMove(f"{text!r} is not legal: {to} holds {me}'s own die")
+            raise IllegalMove(TEXTS("own_die", move=shown, cell=to, side=me))
         check_capture_sign(self.board, move, text)
         action = move.action
         if not self.is_legal(action):
-            raise IllegalMove(f"{text!r} is not legal: {self._why_illegal(move, value)}")
+            raise IllegalMove(TEXTS("illegal", move=shown, why=self._why_illegal(move, value)))
         if move.marks:
             token = self._apply(action)
             try:
@@ -219,31 +229,29 @@ class TrigeoState(GameState):
             finally:
                 self._unapply(token)
             if "+" in move.marks and suffix != "+":
-                raise IllegalMove(f"{text!r} is marked '+' but the move does not win")
+                raise IllegalMove(TEXTS("false_win", move=shown))
             if "^" in move.marks and not threat:
-                raise IllegalMove(
-                    f"{text!r} is marked '^' but it leaves {SIDE_NAME[1 - self.side].capitalize()}'s 1 unthreatened"
-                )
+                raise IllegalMove(TEXTS("false_threat", move=shown, side=_capital(1 - self.side)))
         return action
 
-    def _why_illegal(self, move, value: int) -> str:
+    def _why_illegal(self, move, value: int) -> Message:
         face = abs(value)
         frm, to = T.NAMES[move.frm], T.NAMES[move.to]
-        me = SIDE_NAME[self.side].capitalize()
+        me = _capital(self.side)
         last_row = "F" if self.side == WHITE else "A"
         if move.promote:
             if face != 2:
-                return f"only a 2 can be promoted, and the die on {frm} shows {face}"
+                return TEXTS("promote_face", cell=frm, face=face)
             if T.COORDS[move.to][0] != (6 if self.side == WHITE else 1):
-                return f"a 2 promotes only on its last row ({last_row} for {me})"
+                return TEXTS("promote_row", row=last_row, side=me)
         king = int(DK.find_one(self.board, self.side))
         if king >= 0 and DK.is_attacked(self.board, T.GEO, king, 1 - self.side, JUMP_FIELDS_TRIGEO):
             if move.frm != king:
-                return f"{me}'s 1 on {T.NAMES[king]} is threatened (Eins-Gebot): it must move to a cell where it is not threatened"
-            return f"{me}'s 1 would still be threatened on {to} (Eins-Gebot)"
+                return TEXTS("one_must_flee", side=me, cell=T.NAMES[king])
+            return TEXTS("one_still_threatened", side=me, cell=to)
         if face == 2 and not move.promote:
-            return "a 2 moves one cell forward to an empty cell and captures only diagonally forward"
-        return f"the {face} ({FACE_NAMES[face]}) on {frm} cannot reach {to}"
+            return TEXTS("pawn_steps")
+        return TEXTS("cannot_reach", face=face, piece=face_name(face), cell=frm, target=to)
 
     # ------------------------------------------------------------------ speed
     def _history(self) -> tuple[np.ndarray, int]:

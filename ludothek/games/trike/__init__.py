@@ -11,6 +11,7 @@ SPEC = GameSpec(
     name="trike",
     state="ludothek.games.trike.state:TrikeState",
     render="ludothek.games.trike.render:render_board",
+    texts="ludothek.games.trike.texts:TEXTS",
     knowledge="ludothek.games.trike.knowledge",
     board="ludothek.games.trike.web:TrikeAdapter",
     observation="ludothek.games.trike.observe:TrikeEncoder",

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from ...core.messages import colour
 from .kernels import BLACK, WHITE
+from .texts import TEXTS
 
 _STONE = {BLACK: ("●", "bold bright_white on grey23"), WHITE: ("○", "bold black on grey85")}
 
 
-def render_board(state) -> Text:
+def render_board(state, lang: str = "en") -> Text:
     geometry = state.geometry
     side = geometry.side
     out = Text()
@@ -38,8 +40,11 @@ def render_board(state) -> Text:
     out.append(labels.rstrip() + "\n", style="cyan")
     score = state.score()
     if state.is_over():
-        status = f"game over: {state.winner()} wins"
+        status = TEXTS("board_over", winner=colour(state.winner())).text(lang)
     else:
-        status = f"{state.to_move} to move" + ("  (White may swap)" if state._swap_allowed() else "")
-    out.append(f"{status}   score ● {score['black']} ○ {score['white']}", style="bold")
+        status = TEXTS("board_to_move", side=colour(state.to_move)).text(lang)
+        if state._swap_allowed():
+            status += TEXTS("board_may_swap").text(lang)
+    out.append(TEXTS("board_status", status=status, black=score["black"], white=score["white"]).text(lang),
+               style="bold")
     return out

@@ -9,10 +9,12 @@ import numpy as np
 
 from ...boards.hex_triangle import hex_triangle
 from ...core.errors import IllegalMove, ParseError, PositionError, shown
+from ...core.messages import colour
 from ...core.options import Option
 from ...core.protocol import TERMINAL, GameState, action_number, perft_depth, playout_args
 from . import kernels
 from .kernels import BLACK, EMPTY, WHITE
+from .texts import TEXTS
 
 _STONE = {"b": BLACK, "w": WHITE}
 _LETTER = {BLACK: "b", WHITE: "w"}
@@ -44,28 +46,24 @@ class TrikeState(GameState):
     def _setup_position(self, text: str) -> None:
         fields = text.split()
         if len(fields) not in (2, 3):
-            raise PositionError(
-                f"position {text!r} must have 2 or 3 fields: rows, side to move (b or w) and optionally 'swap'"
-            )
+            raise PositionError(TEXTS("position_fields", text=repr(text)))
         rows = fields[0].split("/")
         if not 7 <= len(rows) <= 19:
-            raise PositionError(f"position has {len(rows)} rows; a Trike board has 7 to 19")
+            raise PositionError(TEXTS("row_count", rows=len(rows)))
         if len(rows) != self.options["size"]:
             if "size" in self.explicit_options:
-                raise PositionError(f"position has {len(rows)} rows but the size option is {self.options['size']}")
+                raise PositionError(TEXTS("row_count_option", rows=len(rows), size=self.options["size"]))
             self.options["size"] = len(rows)
         self._init_board()
         for r, row in enumerate(rows):
             column = 0
+            where = TEXTS("row", number=r + 1, letter=chr(ord("a") + r))
             for item in _ROW_ITEM.findall(row):
-                where = f"row {r + 1} ({chr(ord('a') + r)})"
                 if item[0] in "0123456789":
                     if item.startswith("0"):
-                        raise PositionError(f"{where}: empty-cell count {shown(item, 12)} must be a number from 1")
+                        raise PositionError(TEXTS("zero_count", where=where, count=shown(item, 12)))
                     if len(item) > 2:  # every row is shorter; int() refuses 4,300 digits
-                        raise PositionError(
-                            f"{where} has more than {r + 1} cells (an empty-cell count of {len(item)} digits)"
-                        )
+                        raise PositionError(TEXTS("long_count", where=where, cells=r + 1, digits=len(item)))
                     column += int(item)
                 elif item.lower() in _STONE:
                     if column <= r:
@@ -73,41 +71,40 @@ class TrikeState(GameState):
                         self.board[cell] = _STONE[item.lower()]
                         if item.isupper():
                             if self.pawn >= 0:
-                                raise PositionError(f"{where}: a second pawn; upper case B/W marks the one pawn")
+                                raise PositionError(TEXTS("second_pawn", where=where))
                             self.pawn = cell
                     column += 1
                 else:
-                    raise PositionError(f"{where}: unknown character {item!r} (use b, w, B, W or a number)")
+                    raise PositionError(TEXTS("unknown_character", where=where, item=repr(item)))
                 if column > r + 1:
-                    raise PositionError(f"{where} has more than {r + 1} cells")
+                    raise PositionError(TEXTS("too_many_cells", where=where, cells=r + 1))
             if column < r + 1:
-                raise PositionError(f"row {r + 1} ({chr(ord('a') + r)}) has {column} cells, needs {r + 1}")
+                raise PositionError(TEXTS("too_few_cells", where=where, count=column, cells=r + 1))
         side = fields[1].lower()
         if side not in _STONE:
-            raise PositionError(f"side to move must be 'b' or 'w', not {fields[1]!r}")
+            raise PositionError(TEXTS("side_field", side=repr(fields[1])))
         self.colour_to_move = _STONE[side]
         if len(fields) == 3:
             if fields[2].lower() != "swap":
-                raise PositionError(f"third field must be 'swap' (the pie rule was used), not {fields[2]!r}")
+                raise PositionError(TEXTS("swap_field", field=repr(fields[2])))
             self.swapped = True
         black = int(np.count_nonzero(self.board == BLACK))
         white = int(np.count_nonzero(self.board == WHITE))
         if black + white and self.pawn < 0:
-            raise PositionError("stones are on the board but no pawn: write the stone under it in upper case")
+            raise PositionError(TEXTS("no_pawn"))
         if black + white == 0 and self.pawn >= 0:
-            raise PositionError("the pawn stands on an empty board")
+            raise PositionError(TEXTS("pawn_alone"))
         expected = BLACK if black == white else WHITE if black == white + 1 else None
         if expected is None:
-            raise PositionError(
-                f"{black} black and {white} white stones cannot happen: Black places first, then the colours alternate"
-            )
+            raise PositionError(TEXTS("stone_counts", black=black, white=white))
         if self.colour_to_move != expected:
-            raise PositionError(f"with {black} black and {white} white stones it is {_LETTER[expected]} to move")
+            raise PositionError(TEXTS("side_by_counts", black=black, white=white, side=_LETTER[expected]))
         if self.pawn >= 0 and self.board[self.pawn] == self.colour_to_move:
-            stone, last = _NAME[self.colour_to_move], _NAME[BLACK + WHITE - self.colour_to_move]
-            raise PositionError(f"the pawn stands on a {stone} stone, but {last} moved last")
+            stone = TEXTS(f"stone_{_NAME[self.colour_to_move]}")
+            last = colour(_NAME[BLACK + WHITE - self.colour_to_move])
+            raise PositionError(TEXTS("pawn_on_own_stone", stone=stone, last=last))
         if self.swapped and black + white == 0:
-            raise PositionError("'swap' needs Black's opening stone on the board")
+            raise PositionError(TEXTS("swap_needs_stone"))
 
     @property
     def num_actions(self) -> int:
@@ -221,20 +218,20 @@ class TrikeState(GameState):
 
     def parse_move(self, text: str) -> int:
         if not isinstance(text, str):
-            raise ParseError(f"a move must be text, not {type(text).__name__}")
+            raise ParseError(TEXTS("move_not_text", kind=type(text).__name__))
         move = text.strip().lower()
         if move == "swap":
             if self.swapped:
-                raise IllegalMove("'swap' is not legal: the pie rule was already used")
+                raise IllegalMove(TEXTS("swap_used"))
             if not self._swap_allowed():
-                raise IllegalMove("'swap' is only legal on White's first turn, right after Black's opening stone")
+                raise IllegalMove(TEXTS("swap_too_late"))
             return self.swap_action
         cell = self.geometry.parse_cell(move)
         if self.board[cell] != EMPTY:
-            raise IllegalMove(f"{move!r} is not legal: the cell is occupied")
+            raise IllegalMove(TEXTS("occupied", move=repr(move)))
         if cell not in self.legal_actions():
             pawn = self.geometry.names[self.pawn]
-            raise IllegalMove(f"{move!r} is not legal: the pawn on {pawn} cannot reach it in a straight line over empty cells")
+            raise IllegalMove(TEXTS("unreachable", move=repr(move), pawn=pawn))
         return cell
 
     # ------------------------------------------------------------------ speed

@@ -14,6 +14,7 @@ SPEC = GameSpec(
     name="wettlauf",
     state="ludothek_wettlauf.state:RaceState",
     render="ludothek_wettlauf.render:render_state",
+    texts="ludothek_wettlauf.texts:TEXTS",
     board="ludothek_wettlauf.web:RaceBoard",
     observation="ludothek_wettlauf.observe:RaceEncoder",
     picture="ludothek_wettlauf.picture:draw",

@@ -6,10 +6,12 @@ import re
 from typing import Any, Hashable
 
 from ludothek.core.errors import GameOver, IllegalMove, ParseError, PositionError, shown
+from ludothek.core.messages import colour
 from ludothek.core.options import Option, resolve
 from ludothek.core.protocol import CHANCE, TERMINAL, GameState, RecordEntry
 
-from .track import HOME, START, describe, parse_square, square_name
+from .texts import TEXTS
+from .track import HOME, START, described_at, described_to, parse_square, square_name
 
 FACES = (1, 2, 3)
 #: the first chance action: the die showing 1 (then 2, 3)
@@ -82,43 +84,36 @@ class RaceState(GameState):
     def _setup_position(self, text: str) -> None:
         fields = text.split()
         if len(fields) != 4:
-            raise PositionError(
-                f"a position has 4 fields (white's tokens, black's tokens, the side to move and the roll), "
-                f"e.g. 's,s s,s w -', not {len(fields)}"
-            )
+            raise PositionError(TEXTS("position_fields", count=len(fields)))
         tokens = (self._parse_tokens(fields[0], "white"), self._parse_tokens(fields[1], "black"))
         letter = fields[2].lower()
         if letter not in SIDE_LETTERS:
-            raise PositionError(f"the side to move must be w (white) or b (black), not {shown(fields[2])}")
+            raise PositionError(TEXTS("side_field", text=shown(fields[2])))
         side = SIDE_LETTERS.index(letter)
         if fields[3] == "-":
             roll = 0
         elif fields[3] in ("1", "2", "3"):
             roll = int(fields[3])
         else:
-            raise PositionError(f"the roll must be 1, 2 or 3, or '-' before the die is rolled, not {shown(fields[3])}")
+            raise PositionError(TEXTS("roll_field", text=shown(fields[3])))
         home = [all(square == HOME for square in mine) for mine in tokens]
         if all(home):
-            raise PositionError("both sides have both tokens home: the game ends when the first side brings its "
-                                "second token home")
+            raise PositionError(TEXTS("both_home"))
         for winner in (WHITE, BLACK):
             if home[winner] and (side == winner or roll):
-                raise PositionError(
-                    f"{self.colours[winner]} has both tokens home and has won: the game is over, so "
-                    f"{self.colours[1 - winner]} is to move and the die is not rolled ('-')"
-                )
+                raise PositionError(TEXTS(
+                    "already_won", winner=colour(self.colours[winner]), loser=colour(self.colours[1 - winner])
+                ))
         self._init(tokens, side, roll)
 
-    def _parse_tokens(self, text: str, colour: str) -> tuple[int, int]:
+    def _parse_tokens(self, text: str, side: str) -> tuple[int, int]:
         items = text.split(",")
         if len(items) != 2:
-            raise PositionError(
-                f"{colour}'s tokens {shown(text)} must be two squares with a comma between, e.g. 's,5'"
-            )
+            raise PositionError(TEXTS("tokens_field", side=colour(side), text=shown(text)))
         try:
             return _ordered([parse_square(item, PositionError) for item in items])
         except PositionError as exc:
-            raise PositionError(f"{colour}'s tokens: {exc}") from None
+            raise PositionError(TEXTS("tokens_error", side=colour(side), error=exc)) from None
 
     @property
     def num_actions(self) -> int:
@@ -215,55 +210,51 @@ class RaceState(GameState):
 
     def parse_move(self, text: str) -> int:
         if not isinstance(text, str):
-            raise ParseError(f"a move must be text, not {type(text).__name__}")
+            raise ParseError(TEXTS("move_not_text", kind=type(text).__name__))
         raw = text.strip()
         if not raw:
-            raise ParseError("the move is empty")
+            raise ParseError(TEXTS("move_empty"))
         if self.is_over():
-            raise GameOver(f"cannot play {shown(raw)}: the game is over ({self.result()})")
+            won = self.winner()
+            result = colour(won) if won else TEXTS("draw")
+            raise GameOver(TEXTS("game_over", move=shown(raw), result=result))
         if not self.roll:
             if raw not in ("1", "2", "3"):
-                raise ParseError(f"{shown(raw)}: the die is being rolled; give the number it shows, 1, 2 or 3")
+                raise ParseError(TEXTS("rolling", move=shown(raw)))
             return ROLL + int(raw) - 1
         match = _MOVE.match(raw)
         if not match:
-            raise ParseError(
-                f"{shown(raw)} is not a move: write the square a token leaves and the square it reaches, "
-                "e.g. s-2 or 11-h (or only the square it leaves)"
-            )
+            raise ParseError(TEXTS("not_a_move", move=shown(raw)))
         frm = parse_square(match.group(1))
-        me = self.colours[self.side]
+        me = colour(self.colours[self.side])
         if frm == HOME:
-            raise IllegalMove(f"{shown(raw)} is not legal: a token at home (h) has finished its race")
+            raise IllegalMove(TEXTS("token_home", move=shown(raw)))
         if frm not in self.tokens[self.side]:
-            raise IllegalMove(f"{shown(raw)} is not legal: {me} has no token on {describe(frm)}")
+            raise IllegalMove(TEXTS("no_token", move=shown(raw), side=me, square=described_at(frm)))
         to = self.target(frm)
         if match.group(2) is not None and parse_square(match.group(2)) != to:
-            raise IllegalMove(
-                f"{shown(raw)} is not legal: the die shows {self.roll}, so the token on {describe(frm)} "
-                f"reaches {describe(to)}"
-            )
+            raise IllegalMove(TEXTS(
+                "wrong_target", move=shown(raw), roll=self.roll, square=described_at(frm), target=described_to(to)
+            ))
         if match.group(3) and not self.captures(frm):
-            raise IllegalMove(
-                f"{shown(raw)} is marked '*' (a capture), but {describe(to)} holds no lone "
-                f"{self.colours[1 - self.side]} token"
-            )
+            lone = TEXTS(f"lone_{self.colours[1 - self.side]}")
+            raise IllegalMove(TEXTS("no_capture", move=shown(raw), square=described_at(to), colour=lone))
         return frm
 
     def parse_token(self, text: str) -> list[int]:
         """A record token: one action, or a move and the roll after it (``s-2/3``)."""
         if not isinstance(text, str):
-            raise ParseError(f"a move must be text, not {type(text).__name__}")
+            raise ParseError(TEXTS("move_not_text", kind=type(text).__name__))
         move, slash, face = text.partition("/")
         if not slash:
             return [self.parse_move(text)]
         if not move.strip():
-            raise ParseError(f"{shown(text)}: the roll after '/' follows a move, e.g. s-2/3")
+            raise ParseError(TEXTS("roll_without_move", text=shown(text)))
         first = self.parse_move(move)
         saved = self._apply(first)
         try:
             if self.is_over():
-                raise GameOver(f"{shown(text)}: the game is over after {move.strip()}, no roll follows it")
+                raise GameOver(TEXTS("no_roll_after", text=shown(text), move=move.strip()))
             second = self.parse_move(face)
         finally:
             self._unapply(saved)

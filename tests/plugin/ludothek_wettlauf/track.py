@@ -9,6 +9,9 @@ picture of the board (web, raster) lays the track out as a U of two rows of seve
 from __future__ import annotations
 
 from ludothek.core.errors import ParseError
+from ludothek.core.messages import Message
+
+from .texts import TEXTS
 
 START = 0
 LAST = 12
@@ -32,9 +35,8 @@ def parse_square(text: str, error: type[ParseError] = ParseError) -> int:
     if word.isascii() and word.isdigit():
         if len(word) <= 4 and 1 <= int(word) <= LAST:
             return int(word)  # a number written with leading zeros
-        raise error(f"there is no square {word[:6]!r}: the track has the squares 1 … {LAST}, "
-                    "with s (start) before and h (home) after them")
-    raise error(f"{word[:20]!r} is not a square: write s (start), 1 … {LAST} or h (home)")
+        raise error(TEXTS("no_such_square", word=repr(word[:6]), last=LAST))
+    raise error(TEXTS("not_a_square", word=repr(word[:20]), last=LAST))
 
 
 def describe(square: int) -> str:
@@ -44,3 +46,19 @@ def describe(square: int) -> str:
     if square == HOME:
         return "home (h)"
     return f"square {square}"
+
+
+def described_at(square: int) -> Message:
+    """A square where a token stands, in English as :func:`describe` names it and in German
+    with its preposition: ``am Start (s)``, ``auf Feld 5``, ``im Ziel (h)``."""
+    if square == START:
+        return TEXTS("at_start")
+    return TEXTS("at_home") if square == HOME else TEXTS("at_square", square=square)
+
+
+def described_to(square: int) -> Message:
+    """A square a token goes to, in English as :func:`describe` names it and in German as the
+    object of a verb: ``den Start (s)``, ``Feld 5``, ``das Ziel (h)``."""
+    if square == START:
+        return TEXTS("to_start")
+    return TEXTS("to_home") if square == HOME else TEXTS("to_square", square=square)

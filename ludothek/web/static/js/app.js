@@ -17,8 +17,9 @@ export function t(key, vars = {}) {
 export function getLang() { return lang; }
 export function colourName(colour) { return t(`colour_${colour}`) === `colour_${colour}` ? colour : t(`colour_${colour}`); }
 
+// the server answers errors in the language chosen on the page (Accept-Language)
 export async function api(method, path, body, token) {
-  const headers = { "Content-Type": "application/json" };
+  const headers = { "Content-Type": "application/json", "Accept-Language": lang };
   if (token) headers["X-Ludothek-Token"] = token;
   let response;
   try {
@@ -31,8 +32,13 @@ export async function api(method, path, body, token) {
   }
   offline("http", false);
   let data = null;
-  try { data = await response.json(); } catch (e) { data = { error: response.statusText }; }
-  if (!response.ok) { const err = new Error(data.error || response.statusText); err.status = response.status; throw err; }
+  // no JSON (a proxy's error page): the status, not the English status text
+  try { data = await response.json(); } catch (e) { data = { error: `${t("error")} ${response.status}` }; }
+  if (!response.ok) {
+    const err = new Error(data.error || `${t("error")} ${response.status}`);
+    err.status = response.status; err.key = data.key;
+    throw err;
+  }
   return data;
 }
 

@@ -24,7 +24,7 @@ export async function renderArchive(root) {
   const table = el("table", { class: "list", id: "archive" },
     el("tr", {}, ["game", "players", "result", "moves", "started", ""].map((k) => el("th", { scope: "col" }, k ? t(k) : ""))));
   for (const g of games) {
-    const players = g.seats.map((s, i) => s.kind === "bot" ? `${t("computer")} (${s.agent})` : t("player_n", { n: i + 1 })).join(" – ");
+    const players = g.seats.map((s, i) => s.kind === "bot" ? `${t("computer")} (${botLevel(s.agent)})` : t("player_n", { n: i + 1 })).join(" – ");
     const result = g.status === "over" ? (g.result === "draw" ? t("draw") : t("wins", { colour: colourName(g.result) })) : t(`status_${g.status}`);
     const size = g.options && g.options.size ? ` ${g.options.size}` : "";
     table.append(el("tr", {},
@@ -37,4 +37,11 @@ export async function renderArchive(root) {
   }
   root.append(el("div", { class: "card" }, table));
   return null;
+}
+
+// a bot's level in the page's words (the agent spec, such as "bot:3", otherwise)
+function botLevel(agent) {
+  if (agent === "random") return t("bot_random");
+  if (agent === "perfect") return t("bot_perfect");
+  return agent.startsWith("bot:") ? t("bot_n", { n: agent.slice(4) }) : agent;
 }

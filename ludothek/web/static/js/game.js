@@ -2,6 +2,7 @@
 import { api, el, t, colourName, tokens, navigate, getLang, offline, focusKey, restoreFocus } from "./app.js";
 import { drawBoard, gridDie, dieFace, svg } from "./board.js";
 import { playSound, soundOn, setSoundOn, wantSound } from "./sound.js";
+import { analysisCard, exactOf, loadAnalysis, markOf, startAnalysis } from "./analysis.js";
 
 const SWATCH = { black: "#222", white: "#f5f0e6", a: "#3b7d4f", b: "#7b5aa6" };
 
@@ -44,9 +45,11 @@ export async function renderGame(root, id) {
   if (page.you.length === 1 && topColour && page.view.colours[page.you[0]] === topColour) page.flip = true;
   const draw = () => { render(page, boardWrap, side, draw); boardWrap.dataset.version = page.view.version; };
   page.draw = draw;
+  page.replayTo = (index) => replayTo(page, index);  // the analysis chart's points
   window.ludothekGame = page; // read by the browser tests
   draw();
   connect(page);
+  loadAnalysis(page);  // a finished game's stored computer analysis
   const ticker = setInterval(() => tickClocks(page, side), 250);
   const keys = (event) => {
     if (event.target.closest && event.target.closest("input, select, textarea")) return;
@@ -126,7 +129,8 @@ function say(page, text) {
 function connect(page) {
   if (page.closed) return;
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${proto}://${location.host}/ws/games/${page.id}`);
+  // the server words its errors in the language chosen on the page
+  const ws = new WebSocket(`${proto}://${location.host}/ws/games/${page.id}?lang=${getLang()}`);
   page.ws = ws;
   ws.onopen = () => {
     page.connected = true;
@@ -202,21 +206,43 @@ function choose(page, candidates) {
     box.append(el("button", { type: "button", class: "btn", title: m.move, "data-move": m.move, onclick: () => play(page, m.move) }, content));
   }
   page.refocusBoard = true;
-  openModal(page, el("div", {}, el("h3", {}, page.geometry.kind === "grid" ? t("orientation") : t("choose_move")), box,
+  openModal(page, el("div", {}, el("h2", { class: "small" }, page.geometry.kind === "grid" ? t("orientation") : t("choose_move")), box,
     el("button", { class: "btn", onclick: () => { closeModal(page); page.draw(); } }, t("cancel"))));
 }
 
+const FOCUSABLE = "button:not([disabled]), [href], input:not([disabled]), select, summary, [tabindex='0']";
+
+// A dialog keeps Tab inside itself while open and gives the focus back to where it was when it closes.
 function openModal(page, content) {
-  closeModal(page);
+  const opener = page.modal ? page.modalOpener : document.activeElement;
+  closeModal(page, false);
+  page.modalOpener = opener;
   page.modal = el("div", { class: "modal-back", onclick: (e) => { if (e.target === page.modal) closeModal(page); } },
-    el("div", { class: "modal", role: "dialog", "aria-modal": "true" }, content));
+    el("div", { class: "modal", role: "dialog", "aria-modal": "true", onkeydown: (e) => trapTab(page, e) }, content));
   document.body.append(page.modal);
   const heading = page.modal.querySelector("h1, h2, h3");
   if (heading) { heading.id = heading.id || "modal-title"; page.modal.firstChild.setAttribute("aria-labelledby", heading.id); }
-  const first = page.modal.querySelector("button, [href], input, select, summary");
+  const first = page.modal.querySelector(FOCUSABLE);
   if (first) first.focus();
 }
-function closeModal(page) { if (page.modal) { page.modal.remove(); page.modal = null; } }
+function trapTab(page, event) {
+  if (event.key !== "Tab" || !page.modal) return;
+  const items = [...page.modal.querySelectorAll(FOCUSABLE)];
+  if (!items.length) return;
+  const [first, last] = [items[0], items[items.length - 1]];
+  if (event.shiftKey && document.activeElement === first) { event.preventDefault(); last.focus(); }
+  else if (!event.shiftKey && document.activeElement === last) { event.preventDefault(); first.focus(); }
+}
+function closeModal(page, restore = true) {
+  if (!page.modal) return;
+  page.modal.remove();
+  page.modal = null;
+  const opener = page.modalOpener;
+  page.modalOpener = null;
+  // the page may have been redrawn meanwhile: then the control with the opener's id takes the focus
+  const target = opener && (opener.isConnected ? opener : opener.id && document.getElementById(opener.id));
+  if (restore && target && target !== document.body) target.focus();
+}
 
 function fmtClock(ms) {
   const s = Math.max(0, Math.ceil(ms / 1000));
@@ -253,6 +279,12 @@ function seatLabel(page, seat) {
   }
   if (page.you.includes(seat) && v.mode !== "local") return t("you");
   return t("player_n", { n: seat + 1 });
+}
+
+// the roll for the first move in the page's words: "(high starts): White 3, Black 3; White 2, Black 4"
+function startRollText(roll) {
+  const rolls = roll.rolls.map((pair) => pair.map((r) => `${colourName(r.colour)} ${r.face}`).join(", ")).join("; ");
+  return t("start_roll", { rule: t(`rule_${roll.rule}`), rolls });
 }
 
 function resultText(v) {
@@ -338,7 +370,7 @@ function render(page, boardWrap, side, draw) {
     if (mine && sources.size && !page.selected) status.append(el("div", { class: "note" }, t("show_legal")));
     side.append(status);
   }
-  if (v.tags && v.tags.StartRoll) side.append(el("div", { class: "note" }, t("start_roll", { rolls: v.tags.StartRoll })));
+  if (v.start_roll) side.append(el("div", { class: "note", id: "start-roll" }, startRollText(v.start_roll)));
   if (shown.last && shown.last.kind === "roll" && shown.history && shown.history.length) {
     // the roll's outcome follows the roll in its record token (after any cube actions)
     const token = shown.history.at(-1).text;
@@ -373,7 +405,7 @@ function render(page, boardWrap, side, draw) {
     }
     const cube = moves.filter((m) => m.kind === "cube" && !m.move.startsWith("double"));
     if (cube.length && !page.modal) {
-      openModal(page, el("div", { id: "cube-dialog" }, el("h3", {}, t("cube")), el("p", {}, t("cube_offered")),
+      openModal(page, el("div", { id: "cube-dialog" }, el("h2", { class: "small" }, t("cube")), el("p", {}, t("cube_offered")),
         el("div", { class: "choices" }, cube.map((m) => el("button", { class: "btn" + (m.move === "take" ? " primary" : " danger"), "data-move": m.move, onclick: () => play(page, m.move) },
           m.move === "take" ? t("cube_take") : m.move === "drop" ? t("cube_drop") : m.move)))));
     }
@@ -438,7 +470,7 @@ function render(page, boardWrap, side, draw) {
   side.append(el("div", { class: "err", id: "error" }, page.error));
 
   // move list
-  const list = el("div", { class: "card movelist" }, el("h3", { style: "margin-top:0" }, t("moves")));
+  const list = el("div", { class: "card movelist" }, el("h2", { class: "small", style: "margin-top:0" }, t("moves")));
   if (!v.history.length) list.append(el("div", { class: "note" }, t("no_moves_yet")));
   const table = el("table", { id: "movelist" });
   // chance actions before anyone moved (an opening roll) stand before move 1, unnumbered
@@ -452,15 +484,18 @@ function render(page, boardWrap, side, draw) {
       if (k >= v.history.length) { row.append(el("td")); continue; }
       const current = page.replay ? page.replayIndex === k : k === v.history.length - 1;
       row.append(el("td", {}, el("button", { type: "button", class: "mv" + (current ? " cur" : ""), "data-index": k, "aria-current": current ? "true" : null,
-        onclick: () => replayTo(page, k) }, v.history[k].text)));
+        onclick: () => replayTo(page, k) }, v.history[k].text, markOf(page, k)), exactOf(page, k)));
     }
     table.append(row);
   }
   list.append(table);
+  const analysis = analysisCard(page);
+  if (analysis) side.append(analysis);
   side.append(list);
-  if (page.endPending && live) { page.endPending = false; endDialog(page); }
   if (live) setTimeout(() => { list.scrollTop = list.scrollHeight; }, 0);
   if (!page.modal && (!document.activeElement || document.activeElement === document.body)) restoreFocus(focused, boardWrap.parentNode);
+  // after the focus is back where it was, so that closing the dialog returns it there
+  if (page.endPending && live) { page.endPending = false; endDialog(page); }
 }
 
 // the end of the game: the result, why, the score or stake; rematch, download, review from the start
@@ -468,7 +503,7 @@ function endDialog(page) {
   const v = page.view;
   if (v.status !== "over") return;
   const ending = v.ending;
-  const body = el("div", { id: "end-dialog" }, el("h3", {}, t("end_title")),
+  const body = el("div", { id: "end-dialog" }, el("h2", { class: "small" }, t("end_title")),
     el("p", { id: "end-result" }, el("strong", {}, resultText(v))));
   if (ending) body.append(el("p", { id: "end-reason" }, ending.text[getLang()] || ending.text.en));
   const score = ending && ending.score;
@@ -487,7 +522,8 @@ function endDialog(page) {
   }
   buttons.append(el("a", { class: "btn", id: "end-download", href: `/api/games/${v.id}/record`, download: `${v.game}-${v.id}.ludo` }, t("download")));
   if (v.history.length) {
-    buttons.append(el("button", { class: "btn", id: "end-review", onclick: () => { closeModal(page); replayTo(page, -1); } }, t("review")));
+    // the computer analysis, from the start of the game
+    buttons.append(el("button", { class: "btn", id: "end-review", onclick: () => { closeModal(page); startAnalysis(page); replayTo(page, -1); } }, t("analyse")));
   }
   buttons.append(el("button", { class: "btn", id: "end-close", onclick: () => { closeModal(page); page.draw(); } }, t("close")));
   body.append(buttons);
