@@ -598,9 +598,13 @@ def _finite(value: float) -> float | None:
 @click.option("--max-bot-games", type=click.IntRange(0), default=8, show_default=True,
               help="Live games against bots per client address (0: no cap).")
 @click.option("--proxy", "trusted_proxy", default=None, metavar="ADDRESSES",
-              help="Behind a reverse proxy: its addresses (comma-separated), whose X-Forwarded-For is trusted.")
+              help="Behind a reverse proxy: its addresses (comma-separated), whose X-Forwarded-For and "
+                   "X-Forwarded-Proto are trusted.")
+@click.option("--login-limits", default=None, metavar="SPEC",
+              help='Failed logins per address and per account, new accounts per address, e.g. '
+                   '"login=20/minute;account=5/minute,20/hour;signup=20/hour"; "off" lifts them.')
 def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rate_limits: str | None,
-          claim_after: float, max_bot_games: int, trusted_proxy: str | None) -> None:
+          claim_after: float, max_bot_games: int, trusted_proxy: str | None, login_limits: str | None) -> None:
     """Run the web app: play in the browser (hot-seat, against bots, online)."""
     import socket
 
@@ -608,7 +612,7 @@ def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rat
         import uvicorn
 
         from .web import create_app
-        from .web.guard import RateLimits
+        from .web.guard import LoginLimits, RateLimits
         from .web.store import database_url
     except ImportError as exc:
         raise Failure(TEXTS("cli_web_needs", module=exc.name)) from None
@@ -618,8 +622,12 @@ def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rat
     except ValueError as exc:
         raise Failure(exc, where="--rate-limits") from None
     try:
+        LoginLimits(login_limits)
+    except ValueError as exc:
+        raise Failure(exc, where="--login-limits") from None
+    try:
         app = create_app(url, bot_executor=bots, sqlite_sync=sqlite_sync, rate_limits=rate_limits,
-                         claim_after=claim_after * 3600, bot_cap=max_bot_games)
+                         claim_after=claim_after * 3600, bot_cap=max_bot_games, login_limits=login_limits)
     except ModuleNotFoundError as exc:
         raise Failure(_missing_driver(url, exc, "open")) from None
     except Exception as exc:  # noqa: BLE001 - a bad URL or an unreachable database
@@ -675,6 +683,108 @@ def migrate(db: str | None) -> None:
     except Exception as exc:  # noqa: BLE001 - a bad URL or an unreachable database
         raise Failure(TEXTS("cli_db_failed", verb=TEXTS("cli_db_migrate"), url=url, error=exc)) from None
     click.echo(f"{url}: schema {after}" + ("" if before == after else f" (was {before or 'empty'})"))
+
+
+DB_OPTION = click.option("--db", default=None, metavar="URL",
+                         help="SQLAlchemy database URL or a SQLite file path (default: ./ludothek.sqlite3).")
+
+
+@main.group("users", cls=LudothekGroup, context_settings=CONTEXT)
+def users_command() -> None:
+    """The web app's accounts, for whoever runs the server: list, reset-password, disable, enable."""
+
+
+def _accounts(db: str | None) -> Any:
+    """The accounts of the database ``db`` (migrated first, as a server would); close its store."""
+    try:
+        from .web.accounts import Accounts
+        from .web.store import Store, database_url
+    except ImportError as exc:
+        raise Failure(TEXTS("cli_web_needs", module=exc.name)) from None
+    url = database_url(db)
+    try:
+        store = Store(url)
+    except ModuleNotFoundError as exc:
+        raise Failure(_missing_driver(url, exc, "open")) from None
+    except Exception as exc:  # noqa: BLE001 - a bad URL or an unreachable database
+        raise Failure(TEXTS("cli_db_failed", verb=TEXTS("cli_db_open"), url=url, error=exc)) from None
+    return Accounts(store)
+
+
+def _account_change(db: str | None, change: Any) -> None:
+    """Run ``change(accounts)``; a web error (no such user, a weak password) is a clean failure."""
+    from .web.service import WebError
+
+    accounts = _accounts(db)
+    try:
+        change(accounts)
+    except WebError as exc:
+        raise Failure(exc.keyed) from None
+    finally:
+        accounts.store.close()
+
+
+def _printable(text: str) -> str:
+    """A name as the terminal may show it: no control characters (an operator's terminal obeys them)."""
+    return "".join(ch if ch.isprintable() else "?" for ch in text)
+
+
+def _when(seconds: float | None) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.gmtime(seconds)) if seconds else "-"
+
+
+@users_command.command("list")
+@DB_OPTION
+def users_list(db: str | None) -> None:
+    """Every account: name, created and last seen (UTC), live sessions, games, active or disabled."""
+    accounts = _accounts(db)
+    try:
+        rows = accounts.users()
+    finally:
+        accounts.store.close()
+    if not rows:
+        click.echo("no accounts")
+        return
+    table = [("NAME", "CREATED", "LAST SEEN", "SESSIONS", "GAMES", "STATUS")]
+    for row in rows:
+        status = f"disabled {_when(row['disabled'])}" if row["disabled"] else "active"
+        table.append((_printable(row["name"]), _when(row["created"]), _when(row["seen"]), str(row["sessions"]),
+                      str(row["games"]), status))
+    widths = [max(len(line[k]) for line in table) for k in range(len(table[0]))]
+    for line in table:
+        click.echo("  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip())
+
+
+@users_command.command("reset-password")
+@click.argument("name")
+@DB_OPTION
+@click.option("--password-stdin", is_flag=True, help="Read the new password from the first line of standard input.")
+def users_reset_password(name: str, db: str | None, password_stdin: bool) -> None:
+    """Give the account NAME a new password (asked twice, not shown) and end its sessions."""
+    if password_stdin:
+        password = sys.stdin.readline().rstrip("\r\n")
+    else:
+        password = click.prompt("New password", hide_input=True, confirmation_prompt=True)
+    _account_change(db, lambda accounts: accounts.reset_password(name, password))
+    click.echo(f"{_printable(name)}: new password set; its sessions ended")
+
+
+@users_command.command("disable")
+@click.argument("name")
+@DB_OPTION
+def users_disable(name: str, db: str | None) -> None:
+    """Disable the account NAME: it can no longer log in, and its sessions end (its games stay)."""
+    _account_change(db, lambda accounts: accounts.set_disabled(name, True))
+    click.echo(f"{_printable(name)}: disabled")
+
+
+@users_command.command("enable")
+@click.argument("name")
+@DB_OPTION
+def users_enable(name: str, db: str | None) -> None:
+    """Enable the disabled account NAME again."""
+    _account_change(db, lambda accounts: accounts.set_disabled(name, False))
+    click.echo(f"{_printable(name)}: enabled")
 
 
 def _old_output_option(ctx: click.Context, param: click.Parameter, value: Any) -> None:

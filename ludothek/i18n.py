@@ -350,6 +350,31 @@ WEB: dict[str, dict[str, str]] = {
     "exact_loss": {"en": "loss in {n}", "de": "Verlust in {n}"},
     "exact_draw": {"en": "draw", "de": "remis"},
     "computer": {"en": "computer", "de": "Computer"},
+    # accounts (issue 11): optional; the header's account menu and the /login page
+    "nav_login": {"en": "Log in", "de": "Anmelden"},
+    "logout": {"en": "Log out", "de": "Abmelden"},
+    "account_label": {"en": "Account", "de": "Konto"},
+    "logged_in_as": {"en": "Logged in as {name}", "de": "Angemeldet als {name}"},
+    "login_title": {"en": "Log in", "de": "Anmelden"},
+    "signup_title": {"en": "Create an account", "de": "Konto anlegen"},
+    "login_submit": {"en": "Log in", "de": "Anmelden"},
+    "signup_submit": {"en": "Sign up", "de": "Registrieren"},
+    "user_name": {"en": "User name", "de": "Benutzername"},
+    "password": {"en": "Password", "de": "Passwort"},
+    "name_hint": {"en": "3 to 20 characters: letters, digits, _ and -",
+                  "de": "3 bis 20 Zeichen: Buchstaben, Ziffern, _ und -"},
+    "password_hint": {"en": "At least 8 characters, and none of the most common passwords.",
+                      "de": "Mindestens 8 Zeichen und keines der häufigsten Passwörter."},
+    "to_signup": {"en": "No account yet? Sign up", "de": "Noch kein Konto? Registrieren"},
+    "to_login": {"en": "Already have an account? Log in", "de": "Schon ein Konto? Anmelden"},
+    "account_optional": {
+        "en": "An account is optional. With one, your games follow you to every device where you log in; "
+              "the games of this browser come along. Guests play as before.",
+        "de": "Ein Konto ist freiwillig. Mit einem Konto begleiten dich deine Partien auf jedes Gerät, auf dem du "
+              "dich anmeldest; die Partien dieses Browsers kommen mit. Gäste spielen wie bisher.",
+    },
+    "archive_mine": {"en": "My games", "de": "Meine Partien"},
+    "player_you": {"en": "{name} (you)", "de": "{name} (du)"},
 }
 
 

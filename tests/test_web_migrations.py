@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -39,11 +40,11 @@ def schema_diff(engine) -> list:
 def test_a_fresh_database_gets_the_schema_of_store_metadata(engine):
     assert migrations.current(engine) is None
     migrations.upgrade(engine)
-    assert migrations.current(engine) == migrations.head() == "0004"
+    assert migrations.current(engine) == migrations.head() == "0005"
     # empty once store.py's tables match the newest revision
     assert schema_diff(engine) == []
     migrations.upgrade(engine)  # up to date: nothing to do
-    assert migrations.current(engine) == "0004"
+    assert migrations.current(engine) == "0005"
 
 
 def test_a_database_from_before_migrations_is_stamped_and_upgraded(engine):
@@ -56,7 +57,7 @@ def test_a_database_from_before_migrations_is_stamped_and_upgraded(engine):
         ))
     assert migrations.current(engine) is None
     migrations.upgrade(engine)
-    assert migrations.current(engine) == "0004"
+    assert migrations.current(engine) == "0005"
     with engine.connect() as conn:
         assert conn.execute(text("SELECT id, creator FROM games")).all() == [("g1", None)]
     assert schema_diff(engine) == []
@@ -97,6 +98,80 @@ def test_analyses_are_added_to_a_database_of_0003_and_go_with_their_game(engine)
     assert "analyses" not in inspect(engine).get_table_names()
     with engine.connect() as conn:
         assert conn.execute(text("SELECT id FROM games")).all() == [("g3",)]
+
+
+def test_accounts_are_added_to_a_database_of_0004_and_its_games_stay_guests(engine):
+    """0004 -> 0005 adds users, sessions and the seat owners games.user0/user1 (issue 11)."""
+    migrations.upgrade(engine, "0004")
+    with engine.begin() as conn:
+        conn.execute(text(
+            "INSERT INTO games (id, game, options, mode, seats, status, result, tags, version, ply, turns, "
+            "created, updated) VALUES ('g4', 'trike', '{}', 'online', '[]', 'ongoing', '*', '{}', 2, 2, 2, 1, 2)"
+        ))
+    migrations.upgrade(engine)
+    assert {"users", "sessions"} <= set(inspect(engine).get_table_names())
+    with engine.begin() as conn:
+        assert conn.execute(text("SELECT id, user0, user1 FROM games")).all() == [("g4", None, None)]
+        conn.execute(text("INSERT INTO users (name, name_key, password, created) VALUES ('Ann', 'ann', 'h', 1)"))
+        with pytest.raises(Exception), conn.begin_nested():  # noqa: B017 - the driver's own IntegrityError
+            conn.execute(text("INSERT INTO users (name, name_key, password, created) VALUES ('ANN', 'ann', 'h', 1)"))
+    assert schema_diff(engine) == []
+    migrations.downgrade(engine, "0004")
+    assert not {"users", "sessions"} & set(inspect(engine).get_table_names())
+    assert "user0" not in {c["name"] for c in inspect(engine).get_columns("games")}
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT id FROM games")).all() == [("g4",)]
+
+
+def test_a_sqlite_database_of_the_previous_version_upgrades_in_place(tmp_path):
+    """tests/data/web-0004.sqlite was made by the web app before accounts (see web-0004.json):
+    the server opens it where it is, upgrades it, and its games play on; a guest who signs up
+    takes his seats there along."""
+    import json
+    import shutil
+    import warnings
+
+    pytest.importorskip("httpx")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    from ludothek.web import create_app
+
+    data = Path(__file__).parent / "data"
+    old = json.loads((data / "web-0004.json").read_text())
+    path = tmp_path / "old.sqlite3"
+    shutil.copy(data / "web-0004.sqlite", path)
+    before = create_engine(f"sqlite:///{path}")
+    assert migrations.current(before) == old["revision"] == "0004"
+    before.dispose()
+    app = create_app(str(path), bot_executor="thread", rate_limits="off", warm=False)
+    with TestClient(app) as client:
+        assert migrations.current(app.state.store.engine) == "0005"
+        hotseat, online, bot = old["hotseat"], old["online"], old["bot"]
+        games = {g["id"]: g for g in client.get("/api/games?limit=10").json()["games"]}
+        assert set(games) == {hotseat["id"], online["id"], bot["id"]}
+        assert games[bot["id"]]["status"] == "over" and games[bot["id"]]["result"] == bot["result"]
+        view = client.get(f"/api/games/{hotseat['id']}", headers={"X-Ludothek-Token": hotseat["token"]}).json()
+        assert view["game"]["plies"] == hotseat["plies"] and view["you"] == [0, 1]
+        moved = client.post(f"/api/games/{hotseat['id']}/move",
+                            json={"token": hotseat["token"], "move": view["game"]["moves"][0]["move"]})
+        assert moved.status_code == 200 and moved.json()["game"]["plies"] == hotseat["plies"] + 1
+        # the guest of the online game's first seat signs up and takes it along
+        signed = client.post("/api/signup", json={"name": "oldtimer", "password": "a long passphrase"})
+        assert signed.status_code == 201, signed.text
+        csrf = {"X-CSRF-Token": signed.json()["csrf"]}
+        claimed = client.post("/api/me/games", headers=csrf,
+                              json={"games": [{"id": online["id"], "token": online["tokens"][0]}]})
+        assert claimed.json()["claimed"] == [{"id": online["id"], "seats": [0]}]
+        seen = client.get(f"/api/games/{online['id']}").json()  # the cookie alone
+        assert seen["you"] == [0] and seen["game"]["plies"] == online["plies"]
+        assert seen["game"]["seats"][0]["name"] == "oldtimer"
+    engine = create_engine(f"sqlite:///{path}")
+    try:
+        assert schema_diff(engine) == []
+    finally:
+        engine.dispose()
 
 
 def test_downgrade_and_upgrade_again(engine):
@@ -141,7 +216,7 @@ def test_processes_starting_at_once_migrate_once(backend, request, tmp_path):
         assert process.returncode == 0, err
     engine = create_engine(url)
     try:
-        assert migrations.current(engine) == "0004"
+        assert migrations.current(engine) == "0005"
         with engine.connect() as conn:
             assert conn.execute(text("SELECT count(*) FROM alembic_version")).scalar() == 1
         assert schema_diff(engine) == []

@@ -15,7 +15,7 @@ import math
 from ..core.protocol import CHANCE, TERMINAL, GameState
 from .base import Agent, Analysis
 from .budget import Budget
-from .knowledge import knowledge, warm_up
+from .knowledge import decided, knowledge, warm_up
 from .walk import search_copy
 
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -31,7 +31,8 @@ class AlphaBetaAgent(Agent):
 
     def __init__(self, game: str, seed: int | None = None, budget: Budget | None = None, *,
                  max_depth: int = 64, exact_root: bool = False, quiescence: int = 4,
-                 repetition_draws: bool = True, label: str | None = None):
+                 repetition_draws: bool = True, label: str | None = None, compiled: bool = True,
+                 search_options: dict | None = None):
         super().__init__(seed, budget or Budget(iterations=20000))
         self.game = game
         info = knowledge(game)
@@ -47,17 +48,32 @@ class AlphaBetaAgent(Agent):
         self.exact_root = exact_root
         if label:
             self.name = label
+        #: search in the game's compiled kernel where its knowledge has one
+        #: (``compiled_alphabeta``); ``False``: always this Python search (``alphabeta-py``)
+        self.compiled = compiled
+        #: settings of the compiled search (transpositions, reductions: see the game's kernel)
+        self.search_options = dict(search_options or {})
+        #: the compiled search's tables (transpositions), kept between moves
+        self.compiled_tables = None
         self.tt: dict = {}
 
     def reset(self) -> None:
         self.tt = {}
+        self.compiled_tables = None
 
     # ------------------------------------------------------------------ driver
     def analyse(self, state: GameState) -> Analysis:
         self.check_turn(state)
+        found = decided(state, self)  # the game's own decision (e.g. the doubling cube)
+        if found is not None:
+            return found
         player = state.current_player()
         warm_up(state)
         self.clock = self.budget.clock()
+        if self.compiled:
+            found = knowledge(self.game).compiled_alphabeta(self, state, self.clock)
+            if found is not None:
+                return found
         if len(self.tt) > _TT_LIMIT:
             self.tt = {}
         self.killers: dict[int, list[int]] = {}

@@ -6,7 +6,9 @@ when their budget counts iterations (a time budget depends on the machine).
 Agent specs: ``random``, ``bot:1`` .. ``bot:5`` (levels for people), ``mcts[:BUDGET]``
 (chance-aware UCT with the game's compiled playouts), ``uct[:BUDGET]`` (plain UCT, random
 playouts, the reference), ``alphabeta[:BUDGET]`` (iterative deepening alpha-beta or
-expectiminimax with the game's evaluation); BUDGET is ``2s``, ``500ms``, ``800`` or ``20k``.
+expectiminimax with the game's evaluation, in the game's compiled kernel where it has one),
+``alphabeta-py[:BUDGET]`` (the same search always in Python, the reference); BUDGET is
+``2s``, ``500ms``, ``800`` or ``20k``.
 """
 
 from __future__ import annotations
@@ -93,6 +95,7 @@ _AGENTS: dict[str, str] = {
     "mcts": "ludothek.ai.factories:mcts_factory",
     "uct": "ludothek.ai.factories:uct_factory",
     "alphabeta": "ludothek.ai.factories:alphabeta_factory",
+    "alphabeta-py": "ludothek.ai.factories:alphabeta_py_factory",
 }
 
 

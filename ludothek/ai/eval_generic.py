@@ -45,3 +45,11 @@ def noisy(state: GameState, actions: list[int]) -> list[int]:
 
 def compiled_search(agent, state, clock):
     return None
+
+
+def compiled_alphabeta(agent, state, clock):
+    return None
+
+
+def decide(state: GameState, agent) -> None:
+    """No decision of the game's own (``None``): the agent searches."""

@@ -1,5 +1,6 @@
 """Agent factories named in :data:`ludothek.ai.base._AGENTS`: ``mcts``, ``uct``,
-``alphabeta`` (each with an optional budget argument) and ``bot`` (a level 1..5)."""
+``alphabeta``, ``alphabeta-py`` (each with an optional budget argument) and ``bot`` (a level
+1..5)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,14 @@ def alphabeta_factory(game: str, argument: str | None, seed: int | None) -> Agen
 
     game_class(game)
     return AlphaBetaAgent(game, seed, _budget(argument, Budget(seconds=1.0)))
+
+
+def alphabeta_py_factory(game: str, argument: str | None, seed: int | None) -> Agent:
+    """The Python alpha-beta even where the game has a compiled one (the reference)."""
+    from .alphabeta import AlphaBetaAgent
+
+    game_class(game)
+    return AlphaBetaAgent(game, seed, _budget(argument, Budget(seconds=1.0)), compiled=False, label="alphabeta-py")
 
 
 def bot_factory(game: str, argument: str | None, seed: int | None) -> Agent:

@@ -12,6 +12,12 @@ package) offering some of
   follows beyond the horizon, best first;
 * ``compiled_search(agent, state, clock) -> Analysis | None`` — the agent's whole MCTS in a
   kernel where the game can (``None``: use the Python tree here);
+* ``compiled_alphabeta(agent, state, clock) -> Analysis | None`` — the alpha-beta agent's
+  whole iterative deepening over a compiled search where the game can (``None``: use the
+  Python search here; the agent ``alphabeta-py`` never asks);
+* ``decide(state, agent) -> action | Analysis | None`` — the game's own decision, consulted
+  by every searching agent before it searches (e.g. a doubling cube's double, take or drop
+  by a cube-equity rule); ``None``: search as usual (see :func:`decided`);
 * ``warm_up()`` — compile whatever the functions above do not reach on a first call.
 
 Whatever a game lacks comes from :mod:`.eval_generic` (slow, protocol-only fallbacks), so
@@ -27,8 +33,10 @@ from types import SimpleNamespace
 
 from ..core.registry import game_spec
 from . import eval_generic
+from .base import Analysis
 
-_NAMES = ("evaluate", "rollout", "random_rollout", "order", "noisy", "compiled_search")
+_NAMES = ("evaluate", "rollout", "random_rollout", "order", "noisy", "compiled_search", "compiled_alphabeta",
+          "decide")
 
 
 @lru_cache(maxsize=None)
@@ -45,6 +53,15 @@ def knowledge(game: str) -> SimpleNamespace:
     if getattr(module, "random_rollout", None) is None and getattr(module, "rollout", None) is not None:
         found["random_rollout"] = eval_generic.random_rollout
     return SimpleNamespace(module=module.__name__, **found)
+
+
+def decided(state, agent):
+    """The game's own decision for ``state`` (its knowledge's ``decide``) as an
+    :class:`~ludothek.ai.base.Analysis`, or ``None``: the agent searches."""
+    found = knowledge(state.name).decide(state, agent)
+    if found is None:
+        return None
+    return found if isinstance(found, Analysis) else Analysis(best=int(found), line=[int(found)])
 
 
 _WARM: set[str] = set()

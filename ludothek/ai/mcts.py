@@ -20,7 +20,7 @@ from typing import Callable
 from ..core.protocol import CHANCE, TERMINAL, GameState
 from .base import Agent, Analysis
 from .budget import Budget
-from .knowledge import knowledge, warm_up
+from .knowledge import decided, knowledge, warm_up
 from .walk import search_copy
 
 Rollout = Callable[[GameState, object], float]
@@ -77,6 +77,9 @@ class MCTSAgent(Agent):
     # ------------------------------------------------------------------ the search
     def analyse(self, state: GameState) -> Analysis:
         self.check_turn(state)
+        found = decided(state, self)  # the game's own decision (e.g. the doubling cube)
+        if found is not None:
+            return found
         warm_up(state)
         clock = self.budget.clock()
         if self.compiled:

@@ -16,7 +16,8 @@ Parts (all optional except ``state``):
 * ``texts`` — the game's :class:`~ludothek.core.messages.Catalog` (its error messages in English
   and German).
 * ``knowledge`` — a module with search hooks (``evaluate``, ``rollout``, ``random_rollout``,
-  ``order``, ``noisy``, ``compiled_search``, ``warm_up``; see :mod:`ludothek.ai.knowledge`).
+  ``order``, ``noisy``, ``compiled_search``, ``compiled_alphabeta``, ``warm_up``; see
+  :mod:`ludothek.ai.knowledge`).
 * ``levels`` — the bot levels that differ from the default ladder:
   ``{level: (algorithm, {"iterations": n} or {"seconds": s})}``.
 * ``agents`` — extra agents of this game, ``{name: "module:factory"}`` (a factory takes the

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import math
 import time
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -30,14 +31,29 @@ from .. import i18n
 from ..core.errors import LudothekError, UnknownGame
 from ..core.messages import Message, language_of
 from ..core.registry import game_class, game_spec
+from .accounts import SESSION_SECONDS, Accounts
 from .analysis import analysis_routes
 from .boards import adapter
-from .guard import RateLimitMiddleware, RateLimits, SecurityHeaders, client_of, parse_json_object, server_fields_only
+from .guard import (
+    SESSION_COOKIE,
+    CsrfGuard,
+    LoginLimits,
+    RateLimitMiddleware,
+    RateLimits,
+    SecurityHeaders,
+    TooManyRequests,
+    client_of,
+    csrf_for,
+    parse_json_object,
+    same_origin,
+    server_fields_only,
+    session_secret,
+)
 from .hub import Hub, state_message
 from .notify import PgListener
 from .runner import Runner
 from .service import GameService, WebError, bot_levels, game_catalog
-from .store import Store
+from .store import Account, Store
 from .texts import TEXTS
 from .warm import preview_json, warm_up
 
@@ -46,6 +62,8 @@ STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16 * 1024
 MAX_WS_MESSAGE = 4 * 1024
 MAX_OFFSET = 10**9
+#: guest seats a page may hand to a new account in one request (it sends more in several)
+MAX_CLAIMS = 100
 WS_ACTIONS = ("move", "undo", "resign", "claim", "offer", "answer", "withdraw")
 
 
@@ -54,7 +72,10 @@ def _json(data: Any, status: int = 200) -> Response:
 
 
 def _error(status: int, exc: WebError | LudothekError, lang: str) -> Response:
-    return _json(_error_fields(exc, lang), status)
+    response = _json(_error_fields(exc, lang), status)
+    if isinstance(exc, TooManyRequests):  # a throttled login or signup: when to try again
+        response.headers["Retry-After"] = str(math.ceil(exc.retry_after))
+    return response
 
 
 def _error_fields(exc: WebError | LudothekError, lang: str) -> dict[str, Any]:
@@ -98,6 +119,27 @@ def _token(request: Request, body: dict[str, Any] | None = None) -> str | None:
     return header or None
 
 
+def _set_session(response: Response, request: Request, secret: str) -> None:
+    """The session cookie: HttpOnly (no script reads it), SameSite=Lax (no other site's form or
+    script sends it), Secure when the page came over HTTPS (behind a proxy, ``--proxy`` makes
+    uvicorn trust its X-Forwarded-Proto)."""
+    response.set_cookie(SESSION_COOKIE, secret, max_age=SESSION_SECONDS, path="/", httponly=True, samesite="lax",
+                        secure=request.url.scheme == "https")
+
+
+def _end_session(response: Response, request: Request) -> None:
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax",
+                           secure=request.url.scheme == "https")
+
+
+def _me(account: Account | None, secret: str | None) -> dict[str, Any]:
+    """What a page knows of its player: ``user`` ({"name"} or None) and the session's
+    ``csrf`` token, which it sends as X-CSRF-Token with every change."""
+    if account is None or not secret:
+        return {"user": None, "csrf": None}
+    return {"user": {"name": account.name}, "csrf": csrf_for(secret)}
+
+
 def _client_key(scope: Any) -> str:
     """Who made a game, for the cap on live bot games: a digest of the client's address."""
     return hashlib.sha256(client_of(scope).encode()).hexdigest()
@@ -117,19 +159,85 @@ def _handler(function: Any) -> Any:
 # ---------------------------------------------------------------------------- the app
 def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync: str = "full",
                rate_limits: str | None = None, claim_after: float = 72 * 3600, bot_cap: int = 8,
-               warm: bool = True) -> Starlette:
+               warm: bool = True, login_limits: str | None = None, password_hasher: Any = None) -> Starlette:
     """``rate_limits``: see :class:`~.guard.RateLimits` (``"off"`` lifts them);
     ``claim_after``: seconds before an absent player's game can be claimed; ``bot_cap``: live
-    games against bots per client address (0: no cap)."""
+    games against bots per client address (0: no cap); ``login_limits``: see
+    :class:`~.guard.LoginLimits`; ``password_hasher``: an argon2 ``PasswordHasher`` (default:
+    argon2-cffi's own parameters)."""
     limits = RateLimits(rate_limits)
     store = Store(db, sqlite_sync=sqlite_sync)
     service = GameService(store, claim_after=claim_after, bot_cap=bot_cap)
+    accounts = Accounts(store, LoginLimits(login_limits), password_hasher)
     hub = Hub()
     runner = Runner(service, hub, bot_executor)
 
     # ------------------------------------------------------------------ pages
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "app.html", headers={"Cache-Control": "no-cache"})
+
+    async def viewer(request: Request) -> Account | None:
+        """The logged-in player making a request (None: a guest)."""
+        secret = request.cookies.get(SESSION_COOKIE)
+        return await accounts.session(secret) if secret else None
+
+    # ------------------------------------------------------------------ accounts
+    @_handler
+    async def me(request: Request) -> Response:
+        secret = request.cookies.get(SESSION_COOKIE)
+        account = await viewer(request)
+        response = _json(_me(account, secret))
+        if secret and account is None:  # an ended session: the browser may forget it
+            _end_session(response, request)
+        return response
+
+    @_handler
+    async def signup(request: Request) -> Response:
+        body = await _body(request)
+        account, secret = await accounts.signup(body.get("name"), body.get("password"), client_of(request.scope))
+        await accounts.logout(request.cookies.get(SESSION_COOKIE))  # a new session, never the old one
+        response = _json(_me(account, secret), 201)
+        _set_session(response, request, secret)
+        return response
+
+    @_handler
+    async def login(request: Request) -> Response:
+        body = await _body(request)
+        account, secret = await accounts.login(body.get("name"), body.get("password"), client_of(request.scope))
+        await accounts.logout(request.cookies.get(SESSION_COOKIE))
+        response = _json(_me(account, secret))
+        _set_session(response, request, secret)
+        return response
+
+    @_handler
+    async def logout(request: Request) -> Response:
+        await accounts.logout(request.cookies.get(SESSION_COOKIE))
+        response = _json(_me(None, None))
+        _end_session(response, request)
+        return response
+
+    @_handler
+    async def claim_seats(request: Request) -> Response:
+        """A page that just logged in hands over the guest seats it holds: ``{"games": [{"id",
+        "token"}, ...]}``; the seats those tokens hold become the account's."""
+        account = await viewer(request)
+        if account is None:
+            raise WebError(401, TEXTS("login_needed"))
+        claims = (await _body(request)).get("games")
+        example = '{"id": "...", "token": "..."}'
+        if not isinstance(claims, list) or len(claims) > MAX_CLAIMS or not all(isinstance(c, dict) for c in claims):
+            raise WebError(400, TEXTS("claims_list", limit=MAX_CLAIMS, example=example))
+        claimed = []
+        for claim in claims:
+            game_id = claim.get("id")
+            try:
+                seats = await service.attach(game_id, claim.get("token"), account)
+            except WebError:  # a game that is gone (or never was): nothing to claim
+                continue
+            if seats:
+                claimed.append({"id": game_id, "seats": seats})
+                await runner.changed(game_id, await service.get_view(game_id, check=False))
+        return _json({"claimed": claimed})
 
     # ------------------------------------------------------------------ catalog
     @_handler
@@ -185,13 +293,19 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
             raise WebError(400, TEXTS("limit_offset")) from None
         if not 0 <= offset <= MAX_OFFSET:
             raise WebError(400, TEXTS("offset_range", limit=MAX_OFFSET))
-        rows = await asyncio.to_thread(store.list_games, status, limit, offset)
+        user = None
+        if request.query_params.get("mine") not in (None, "", "0"):  # the games of the logged-in player
+            account = await viewer(request)
+            if account is None:
+                raise WebError(401, TEXTS("login_needed"))
+            user = account.id
+        rows = await asyncio.to_thread(store.list_games, status, limit, offset, user)
         return _json({"games": [service.summary(r) for r in rows]})
 
     @_handler
     async def create_game(request: Request) -> Response:
         body = server_fields_only(await _body(request))
-        created = await service.create(body, client=_client_key(request.scope))
+        created = await service.create(body, client=_client_key(request.scope), user=await viewer(request))
         view = await service.get_view(created["id"], check=False)
         runner.after_change(created["id"], view)
         return _json({**created, "game": view}, 201)
@@ -207,26 +321,30 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         view = await service.get_view(game_id, at_ply)
         if at_ply is None:
             runner.after_change(game_id, view)  # restart a bot or a clock after a server restart
-        return _json({"game": view, "you": service.seats_of(game_id, _token(request))})
+        you = service.seats_of(game_id, _token(request), await viewer(request))
+        return _json({"game": view, "you": you})
 
-    async def act(kind: str, game_id: str, token: str | None, data: dict[str, Any]) -> tuple[dict[str, Any], list[int]]:
-        """A player's move, undo, resignation or claim; the committed view and his seats."""
+    async def act(kind: str, game_id: str, token: str | None, data: dict[str, Any],
+                  user: Account | None = None) -> tuple[dict[str, Any], list[int]]:
+        """A player's move, undo, resignation or claim (by his seat token or his account); the
+        committed view and his seats."""
         if kind == "move":
-            live = await service.play(game_id, token, data.get("move"), data.get("seat"))
+            live = await service.play(game_id, token, data.get("move"), data.get("seat"), user=user)
         elif kind == "undo":
-            live = await service.undo(game_id, token)
+            live = await service.undo(game_id, token, user=user)
         elif kind == "resign":
-            live = await service.resign(game_id, token, data.get("seat"))
+            live = await service.resign(game_id, token, data.get("seat"), user=user)
         elif kind == "offer":
-            live = await service.offer(game_id, token, data.get("kind"))
+            live = await service.offer(game_id, token, data.get("kind"), user=user)
         elif kind == "answer":
-            live = await service.answer(game_id, token, data.get("accept"))
+            live = await service.answer(game_id, token, data.get("accept"), user=user)
         elif kind == "withdraw":
-            live = await service.withdraw(game_id, token)
+            live = await service.withdraw(game_id, token, user=user)
         else:
-            live = await service.claim(game_id, token, hub.present)
+            live = await service.claim(game_id, token, hub.present, user=user)
         # no await between the change and reading it: the view is the committed state
-        view, seats = service.view(live), live.row.seats_of(token)
+        view = service.view(live)
+        seats = live.row.seats_of(token if isinstance(token, str) else None, user.id if user is not None else None)
         await runner.changed(game_id, view)
         return view, seats
 
@@ -234,7 +352,8 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         @_handler
         async def endpoint(request: Request) -> Response:
             body = await _body(request)
-            view, seats = await act(kind, request.path_params["id"], _token(request, body), body)
+            user = await viewer(request)
+            view, seats = await act(kind, request.path_params["id"], _token(request, body), body, user)
             return _json({"game": view, "you": seats})
         return endpoint
 
@@ -242,7 +361,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     async def join(request: Request) -> Response:
         game_id = request.path_params["id"]
         body = await _body(request)
-        joined = await service.join(game_id, body.get("invite"))
+        joined = await service.join(game_id, body.get("invite"), await viewer(request))
         view = await service.get_view(game_id, check=False)
         await runner.changed(game_id, view)
         return _json({**joined, "game": view})
@@ -251,7 +370,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     async def rematch(request: Request) -> Response:
         game_id = request.path_params["id"]
         body = await _body(request)
-        created = await service.rematch(game_id, _token(request, body))
+        created = await service.rematch(game_id, _token(request, body), await viewer(request))
         await runner.changed(game_id, await service.get_view(game_id, check=False))
         view = await service.get_view(created["id"], check=False)
         await runner.changed(created["id"], view)
@@ -280,6 +399,8 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         hub.join(game_id, ws)
         client = client_of(ws.scope)
         token: str | None = None
+        # the session counts only for a page of this site (no cross-site websocket hijacking)
+        user = await accounts.session(session_secret(ws.scope)) if same_origin(ws.scope) else None
         try:
             await ws.send_text(state_message(view, []).decode())
             runner.after_change(game_id, view)
@@ -290,7 +411,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
                 raw = message.get("text")
                 if raw is None and message.get("bytes") is not None:
                     raw = message["bytes"]
-                reply, token = await _ws_message(raw or "", game_id, ws, token, client, lang)
+                reply, token = await _ws_message(raw or "", game_id, ws, token, client, lang, user)
                 if reply is not None:
                     await ws.send_text(reply.decode())
         except WebSocketDisconnect:
@@ -299,9 +420,10 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
             hub.leave(game_id, ws)
 
     async def _ws_message(raw: str | bytes, game_id: str, ws: WebSocket, token: str | None,
-                          client: str, lang: str = "en") -> tuple[bytes | None, str | None]:
+                          client: str, lang: str = "en", user: Account | None = None) -> tuple[bytes | None, str | None]:
         """The reply to one message, and the socket's token after it. Every bad message gets an
-        error reply (in ``lang``); none closes the socket."""
+        error reply (in ``lang``); none closes the socket. ``user``: the logged-in player whose
+        page opened the socket: ``auth`` needs no token for the seats his account owns."""
         ref = None
         try:
             if len(raw) > MAX_WS_MESSAGE:
@@ -313,20 +435,20 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
                 return orjson.dumps({"type": "pong", "ref": ref}), token
             if kind == "auth":
                 given = data.get("token")
-                if not isinstance(given, str) or not given:
+                if (given is not None or user is None) and (not isinstance(given, str) or not given):
                     raise WebError(401, TEXTS("auth_token"))
                 view = await service.get_view(game_id, check=False)
-                seats = service.seats_of(game_id, given)
+                seats = service.seats_of(game_id, given, user)
                 if not seats:
-                    raise WebError(403, TEXTS("token_no_seat"))
+                    raise WebError(403, TEXTS("token_no_seat") if user is None else TEXTS("no_seat_yours"))
                 hub.seat(game_id, ws, seats)
-                return state_message(view, seats, ref), given
+                return state_message(view, seats, ref), given or token
             if kind not in WS_ACTIONS:
                 raise WebError(400, TEXTS("unknown_type", value=str(kind)[:30],
                                           types=", ".join(("auth", "ping", *WS_ACTIONS))))
             limits.enforce(client, "move")
             use = data.get("token") if isinstance(data.get("token"), str) else token
-            await act(kind, game_id, use, data)
+            await act(kind, game_id, use, data, user)
             return orjson.dumps({"type": "ok", "ref": ref}), token
         except WebError as exc:
             return orjson.dumps({"type": "error", "status": exc.status, **_error_fields(exc, lang), "ref": ref}), token
@@ -373,6 +495,12 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         Route("/archive", page),
         Route("/rules", page),
         Route("/rules/{game}", page),
+        Route("/login", page),
+        Route("/api/me", me, methods=["GET"]),
+        Route("/api/me/games", claim_seats, methods=["POST"]),
+        Route("/api/signup", signup, methods=["POST"]),
+        Route("/api/login", login, methods=["POST"]),
+        Route("/api/logout", logout, methods=["POST"]),
         Route("/api/catalog", catalog),
         Route("/api/i18n", messages),
         Route("/api/rules/{game}", rules),
@@ -395,9 +523,10 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         WebSocketRoute("/ws/games/{id}", live),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    middleware = [Middleware(SecurityHeaders), Middleware(RateLimitMiddleware, limits=limits)]
+    middleware = [Middleware(SecurityHeaders), Middleware(CsrfGuard), Middleware(RateLimitMiddleware, limits=limits)]
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.store = store
     app.state.service = service
+    app.state.accounts = accounts
     app.state.runner = runner
     return app

@@ -4,6 +4,9 @@
   the usual hardening headers to every HTTP response.
 * :class:`RateLimits` and :class:`RateLimitMiddleware` - per-address limits on creating games and
   on moves (HTTP and websocket), with the ``limits`` package (fixed windows in memory).
+* :class:`LoginLimits` - failed logins per address and per account, new accounts per address.
+* :class:`CsrfGuard` - an ASGI middleware: state-changing requests made with the session cookie
+  need the session's CSRF token; login and signup only from this site's pages.
 * :func:`parse_json_object`, :func:`server_fields_only` - checks of what a
   client sends, so that hostile input ends in a 400 with a message, never in a 500.
 
@@ -13,16 +16,20 @@ call and a few dict operations per request.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import ipaddress
 import math
 import time
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
+from urllib.parse import urlsplit
 
 import orjson
 from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import FixedWindowRateLimiter
+from starlette.requests import cookie_parser
 
 from ..core.messages import Message, language_of
 from .service import WebError
@@ -135,24 +142,28 @@ class RateLimits:
     used from the event loop (one thread); the counters live in this process's memory.
     """
 
+    #: the kinds of limit and the limits a kind has unless the configuration says otherwise
+    KINDS = KINDS
+    DEFAULTS = DEFAULT_RATE_LIMITS
+
     def __init__(self, config: str | None = None):
         self.items: dict[str, list[RateLimitItem]] = {}
-        config = DEFAULT_RATE_LIMITS if config is None else config.strip()
+        config = self.DEFAULTS if config is None else config.strip()
         if config.lower() in ("off", "none", ""):
             self.limiter = None
             return
-        chosen = {**self._parse(DEFAULT_RATE_LIMITS), **self._parse(config)}
+        chosen = {**self._parse(self.DEFAULTS), **self._parse(config)}
         self.items = {kind: items for kind, items in chosen.items() if items}
         self.limiter = FixedWindowRateLimiter(MemoryStorage()) if self.items else None
 
-    @staticmethod
-    def _parse(config: str) -> dict[str, list[RateLimitItem]]:
+    @classmethod
+    def _parse(cls, config: str) -> dict[str, list[RateLimitItem]]:
         parsed: dict[str, list[RateLimitItem]] = {}
         for part in filter(None, (p.strip() for p in config.split(";"))):
             kind, equals, spec = (s.strip() for s in part.partition("="))
-            if not equals or kind not in KINDS:
-                raise ValueError(f"rate limits: expected KIND=LIMITS with KIND one of {', '.join(KINDS)}, "
-                                 f"not {part!r} (example: {DEFAULT_RATE_LIMITS!r}, or 'off')")
+            if not equals or kind not in cls.KINDS:
+                raise ValueError(f"rate limits: expected KIND=LIMITS with KIND one of {', '.join(cls.KINDS)}, "
+                                 f"not {part!r} (example: {cls.DEFAULTS!r}, or 'off')")
             try:
                 parsed[kind] = [] if spec.lower() == "off" else parse_many(spec)
             except ValueError:
@@ -182,6 +193,38 @@ class RateLimits:
                 return item, max(0.1, reset - time.time())
         return None
 
+    def refuse_if_spent(self, client: str, kind: str) -> None:
+        """Raise :class:`TooManyRequests` if ``client`` has used up a limit of ``kind``, without
+        counting this request (for limits on failures, counted with :meth:`count`)."""
+        if self.limiter is None:
+            return
+        for item in self.items.get(kind, ()):
+            if not self.limiter.test(item, kind, client):
+                reset = self.limiter.get_window_stats(item, kind, client).reset_time
+                wait = max(0.1, reset - time.time())
+                raise TooManyRequests(TEXTS(f"too_many_{kind}", limit=_describe(item), wait=f"{wait:.1f}"), wait)
+
+    def count(self, client: str, kind: str) -> None:
+        """Count one event of ``kind`` (a failed login) against every limit of that kind."""
+        if self.limiter is None:
+            return
+        for item in self.items.get(kind, ()):
+            self.limiter.hit(item, kind, client)
+
+
+#: failed logins per client address and per account name, and new accounts per address
+DEFAULT_LOGIN_LIMITS = "login=20/minute,100/hour;account=5/minute,20/hour;signup=20/hour"
+
+
+class LoginLimits(RateLimits):
+    """The limits on logging in and signing up, e.g. ``LoginLimits("account=3/minute")``:
+    ``login`` counts the failed logins of a client address, ``account`` those of one user name
+    (from anywhere), ``signup`` the new accounts of an address; ``off`` lifts them."""
+
+    KINDS: ClassVar[dict[str, str]] = {"login": "failed logins per address", "account": "failed logins per account",
+                                       "signup": "new accounts per address"}
+    DEFAULTS = DEFAULT_LOGIN_LIMITS
+
 
 class RateLimitMiddleware:
     """ASGI middleware: answer an HTTP request over its limit with 429, a JSON error naming the
@@ -207,6 +250,77 @@ class RateLimitMiddleware:
                     ]})
                     await send({"type": "http.response.body", "body": body})
                     return
+        await self.app(scope, receive, send)
+
+
+# ---------------------------------------------------------------------------- sessions and CSRF
+#: the session cookie (HttpOnly, SameSite=Lax, Secure over HTTPS), see :mod:`.accounts`
+SESSION_COOKIE = "ludothek_session"
+CSRF_HEADER = "X-CSRF-Token"
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: the requests that make a session: no token is asked (there is none yet), but they must come
+#: from a page of this site (no login CSRF)
+SESSION_MAKERS = frozenset({"/api/login", "/api/signup"})
+
+
+def csrf_for(secret: str) -> str:
+    """The CSRF token of a session: derived from the cookie's secret, so checking it needs no
+    database; the database holds another digest of the secret, which does not give this one."""
+    return hashlib.sha256(b"ludothek-csrf\0" + secret.encode("utf-8", "replace")).hexdigest()
+
+
+def session_secret(scope: dict) -> str | None:
+    """The session cookie's value in a request or a websocket handshake (None: no cookie)."""
+    raw = _header(scope, b"cookie")
+    if not raw:
+        return None
+    return cookie_parser(raw).get(SESSION_COOKIE) or None
+
+
+def same_origin(scope: dict) -> bool:
+    """Whether a request or handshake comes from a page of this site, as far as the browser
+    tells: ``Sec-Fetch-Site`` where it is sent, else the ``Origin`` against the ``Host``. A client
+    that sends neither (not a browser) counts as same-origin: it carries no victim's cookie."""
+    site = _header(scope, b"sec-fetch-site")
+    if site is not None:
+        return site.strip().lower() in ("same-origin", "none")
+    origin = _header(scope, b"origin")
+    if origin is None:
+        return True
+    host = (_header(scope, b"host") or "").strip().lower()
+    return bool(host) and urlsplit(origin.strip()).netloc.lower() == host
+
+
+class CsrfGuard:
+    """ASGI middleware: a state-changing HTTP request (not GET, HEAD or OPTIONS) that carries the
+    session cookie must send the session's CSRF token in ``X-CSRF-Token``; login and signup
+    must come from this site's own pages. Refused with 403 and a keyed message in the
+    request's language. Requests without the cookie (guests and API clients with seat tokens)
+    pass unchanged."""
+
+    def __init__(self, app: Any):
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["method"] not in SAFE_METHODS:
+            refused = None
+            secret = session_secret(scope)
+            if scope["path"] in SESSION_MAKERS:
+                if not same_origin(scope):
+                    refused = TEXTS("cross_site")
+            elif secret is not None:
+                sent = (_header(scope, CSRF_HEADER.lower().encode()) or "").strip()
+                if not hmac.compare_digest(sent.encode("utf-8", "replace"), csrf_for(secret).encode()):
+                    refused = TEXTS("csrf")
+            if refused is not None:
+                lang = language_of(_header(scope, b"accept-language"))
+                error = WebError(403, refused)
+                body = orjson.dumps({"error": error.text(lang), "key": error.key})
+                await send({"type": "http.response.start", "status": 403, "headers": [
+                    (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                ]})
+                await send({"type": "http.response.body", "body": body})
+                return
         await self.app(scope, receive, send)
 
 

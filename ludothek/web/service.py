@@ -28,7 +28,7 @@ from ..core.protocol import CHANCE, TERMINAL, GameState, RecordEntry
 from ..core.record import Record, dumps
 from ..core.registry import game_class, game_spec, games
 from .boards import Adapter, adapter, legal_move_infos
-from .store import Conflict, GameRow, Store, Write, hash_token
+from .store import Account, Conflict, GameRow, Store, Write, hash_token
 from .texts import TEXTS
 
 MAX_MOVE_TEXT = 80
@@ -196,10 +196,13 @@ class GameService:
             live.state = self.replay(row)
             live.stale = False
 
-    def seats_of(self, game_id: str, token: str | None) -> list[int]:
-        """The seats ``token`` holds in a game this process has in memory."""
+    def seats_of(self, game_id: str, token: str | None, user: Account | None = None) -> list[int]:
+        """The seats ``token`` holds, or the account ``user`` owns, in a game this process has
+        in memory."""
         live = self.games.get(game_id)
-        return live.row.seats_of(token) if live is not None and token else []
+        if live is None or not (token or user):
+            return []
+        return live.row.seats_of(token, user.id if user is not None else None)
 
     def changed_elsewhere(self, game_id: str, version: int | None = None) -> bool:
         """Another process changed a game: reload it before its next use. Returns whether
@@ -263,7 +266,10 @@ class GameService:
         row.moves = kept + list(appended)
 
     # ------------------------------------------------------------------ creating
-    async def create(self, spec: Any, client: str | None = None, rematch_of: str | None = None) -> dict[str, Any]:
+    async def create(self, spec: Any, client: str | None = None, rematch_of: str | None = None,
+                     user: Account | None = None, owners: list[Account | None] | None = None) -> dict[str, Any]:
+        """A new game; ``user``, if logged in, owns the seats the new token holds (``owners``:
+        the owner of each seat instead, for a rematch)."""
         if not isinstance(spec, dict):
             raise WebError(400, TEXTS("not_object", what=TEXTS("request_body")))
         name = spec.get("game")
@@ -341,6 +347,10 @@ class GameService:
         )
         if row.clock and row.status == "ongoing":
             row.clock["since"] = created
+        if owners is None:
+            owners = [user if token_hashes[s] == digest else None for s in (0, 1)]
+        for s in (0, 1):
+            _own(row, s, owners[s])
         appended: list[tuple[int, str, int, float]] = []
         self._settle(row, state, appended)
         row.ply, row.moves = state.ply, appended
@@ -351,7 +361,8 @@ class GameService:
             answer["invite"] = invite
         return answer
 
-    async def join(self, game_id: str, invite: Any) -> dict[str, Any]:
+    async def join(self, game_id: str, invite: Any, user: Account | None = None) -> dict[str, Any]:
+        """Take the open seat of an online game with its invite code (``user``: its owner)."""
         if not isinstance(invite, str) or not invite or len(invite) > 100:
             raise WebError(401, TEXTS("invite_needed"))
 
@@ -369,6 +380,7 @@ class GameService:
                 row.token1 = hash_token(token)
             row.invite = None
             row.status = "ongoing"
+            _own(row, seat, user)
             if row.clock:
                 row.clock["since"] = now()
             await self._commit(live)
@@ -376,8 +388,26 @@ class GameService:
 
         return await self._changing(game_id, change)
 
+    async def attach(self, game_id: Any, token: Any, user: Account) -> list[int]:
+        """A guest signed up or logged in: the seats his token holds in a game become his
+        account's (not those another account owns). Returns the seats attached now."""
+        if not isinstance(token, str) or not token or len(token) > 100:
+            return []
+
+        async def change(live: Live) -> list[int]:
+            row = live.row
+            seats = [s for s in row.seats_of(token) if row.user_of(s) is None]
+            if not seats:
+                return []
+            for seat in seats:
+                _own(row, seat, user)
+            await self._commit(live)
+            return seats
+
+        return await self._changing(game_id, change)
+
     # ------------------------------------------------------------------ playing
-    async def play(self, game_id: str, token: Any, move: Any, seat: Any = None) -> Live:
+    async def play(self, game_id: str, token: Any, move: Any, seat: Any = None, user: Account | None = None) -> Live:
         if not isinstance(move, str) or not move.strip():
             raise WebError(400, TEXTS("move_text"))
         if len(move) > MAX_MOVE_TEXT:
@@ -385,7 +415,7 @@ class GameService:
         seat = seat_arg(seat)
 
         async def change(live: Live) -> Live:
-            mover = self._seat_for(live.row, token, live.state, seat)
+            mover = self._seat_for(live.row, token, live.state, seat, user)
             if live.row.seats[mover]["kind"] != "human":
                 raise WebError(403, TEXTS("bot_seat"))
             await self._play(live, mover, move.strip())
@@ -461,14 +491,17 @@ class GameService:
         row.invite = None
 
     @staticmethod
-    def _seat_for(row: GameRow, token: Any, state: GameState, seat: int | None) -> int:
-        if not isinstance(token, str) or not token:
+    def _seat_for(row: GameRow, token: Any, state: GameState, seat: int | None, user: Account | None = None) -> int:
+        """The seat a player acts for: one his token holds or his account owns (``seat``
+        chooses in a hot-seat game; by default the seat to move)."""
+        token = token if isinstance(token, str) and token else None
+        if token is None and user is None:
             raise WebError(401, TEXTS("token_needed"))
-        if len(token) > 100:
+        if token is not None and len(token) > 100:
             raise WebError(403, TEXTS("token_wrong"))
-        mine = row.seats_of(token)
+        mine = row.seats_of(token, user.id if user is not None else None)
         if not mine:
-            raise WebError(403, TEXTS("token_no_seat"))
+            raise WebError(403, TEXTS("token_no_seat") if user is None else TEXTS("no_seat_yours"))
         if seat is not None:
             if seat not in mine:
                 raise WebError(403, TEXTS("token_not_seat", seat=seat))
@@ -505,13 +538,13 @@ class GameService:
         return await self._changing(game_id, change)
 
     # ------------------------------------------------------------------ undo, resign, claim, rematch
-    async def undo(self, game_id: str, token: Any) -> Live:
+    async def undo(self, game_id: str, token: Any, user: Account | None = None) -> Live:
         """Take back in a local game: the last action of a person and everything after it
         (against a bot: the player's last move and the bot's reply). Never once the game is
         over; online, a takeback is an offer the opponent answers (:meth:`offer`)."""
         async def change(live: Live) -> Live:
             row, state = live.row, live.state
-            self._seat_for(row, token, state, None)
+            self._seat_for(row, token, state, None, user)
             if row.status == "over":
                 raise WebError(409, TEXTS("undo_over"))
             if row.mode == "online":
@@ -539,7 +572,7 @@ class GameService:
         await self._commit(live, appended, truncate_to=cut)
 
     # ------------------------------------------------------------------ offers (online games)
-    async def offer(self, game_id: str, token: Any, kind: Any) -> Live:
+    async def offer(self, game_id: str, token: Any, kind: Any, user: Account | None = None) -> Live:
         """A player of an online game proposes a takeback of his last move (and everything
         after it) or offers a draw; the opponent answers (:meth:`answer`). One offer waits at
         a time; any move, answer, withdrawal or the game's end clears it."""
@@ -548,7 +581,7 @@ class GameService:
 
         async def change(live: Live) -> Live:
             row, state = live.row, live.state
-            mine = self._seat_for(row, token, state, None)
+            mine = self._seat_for(row, token, state, None, user)
             _check_offer_game(row)
             if row.offer is not None:
                 whose = "own" if row.offer.get("by") == mine else "other"
@@ -563,7 +596,7 @@ class GameService:
 
         return await self._changing(game_id, change)
 
-    async def answer(self, game_id: str, token: Any, accept: Any) -> Live:
+    async def answer(self, game_id: str, token: Any, accept: Any, user: Account | None = None) -> Live:
         """The opponent accepts or declines the pending offer. An accepted takeback cuts the
         game back to before the offerer's last move; an accepted draw ends the game."""
         if not isinstance(accept, bool):
@@ -571,7 +604,7 @@ class GameService:
 
         async def change(live: Live) -> Live:
             row, state = live.row, live.state
-            mine = self._seat_for(row, token, state, None)
+            mine = self._seat_for(row, token, state, None, user)
             _check_offer_game(row)
             offer = row.offer
             if offer is None:
@@ -596,11 +629,11 @@ class GameService:
 
         return await self._changing(game_id, change)
 
-    async def withdraw(self, game_id: str, token: Any) -> Live:
+    async def withdraw(self, game_id: str, token: Any, user: Account | None = None) -> Live:
         """The offerer takes his pending offer back."""
         async def change(live: Live) -> Live:
             row, state = live.row, live.state
-            mine = self._seat_for(row, token, state, None)
+            mine = self._seat_for(row, token, state, None, user)
             _check_offer_game(row)
             if row.offer is None:
                 raise WebError(409, TEXTS("no_offer_to_withdraw"))
@@ -612,11 +645,11 @@ class GameService:
 
         return await self._changing(game_id, change)
 
-    async def resign(self, game_id: str, token: Any, seat: Any = None) -> Live:
+    async def resign(self, game_id: str, token: Any, seat: Any = None, user: Account | None = None) -> Live:
         seat = seat_arg(seat)
 
         async def change(live: Live) -> Live:
-            resigner = self._seat_for(live.row, token, live.state, seat)
+            resigner = self._seat_for(live.row, token, live.state, seat, user)
             if live.row.status == "over":
                 raise WebError(409, TEXTS("over"))
             if live.row.status == "waiting":
@@ -634,12 +667,13 @@ class GameService:
             return None
         return round(max(0.0, row.updated + self.claim_after - now()), 1)
 
-    async def claim(self, game_id: str, token: Any, present: Callable[[str, int], bool] | None = None) -> Live:
+    async def claim(self, game_id: str, token: Any, present: Callable[[str, int], bool] | None = None,
+                    user: Account | None = None) -> Live:
         """The player not to move claims the win: his opponent, in an online game without a
         clock, has let ``claim_after`` pass without moving and is not connected."""
         async def change(live: Live) -> Live:
             row, state = live.row, live.state
-            mine = self._seat_for(row, token, state, None)
+            mine = self._seat_for(row, token, state, None, user)
             wait = self._claim_in(row)
             if wait is None or state.current_player() < 0:
                 raise WebError(409, TEXTS("claim_which"))
@@ -656,12 +690,13 @@ class GameService:
 
         return await self._changing(game_id, change)
 
-    async def rematch(self, game_id: str, token: Any) -> dict[str, Any]:
+    async def rematch(self, game_id: str, token: Any, user: Account | None = None) -> dict[str, Any]:
         """A new game with the seats exchanged. The first caller creates it; each player
-        claims his seat there with his token from this game."""
+        claims his seat there with his token from this game. The owners of this game's seats
+        own their seats there; one who comes back on another device is sent to it."""
         async def change(live: Live) -> tuple[dict[str, Any] | None, str, int, GameRow]:
             row = live.row
-            mine = self._seat_for(row, token, live.state, None)
+            mine = self._seat_for(row, token, live.state, None, user)
             if row.status != "over":
                 raise WebError(409, TEXTS("rematch_unfinished"))
             if row.rematch is not None:
@@ -680,7 +715,11 @@ class GameService:
                 spec["bot"] = row.seats[1 - mine]["agent"]
             if row.clock:
                 spec["clock"] = {"minutes": row.clock["initial"] / 60000, "increment": row.clock["increment"] / 1000}
-            created = await self.create(spec, rematch_of=row.id)
+            owners: list[Account | None] = [None, None]
+            owners[seat_of_creator] = _owner(row, mine)
+            if row.mode != "bot":  # online: the seat reserved for the other player is his account's
+                owners[1 - seat_of_creator] = _owner(row, 1 - mine)
+            created = await self.create(spec, rematch_of=row.id, owners=owners)
             row.rematch = created["id"]
             await self._commit(live)
             answer = {"id": created["id"], "token": created["token"], "seats": created["seats"]}
@@ -718,6 +757,9 @@ class GameService:
                         new.row.clock["since"] = now()
                     await self._commit(new)
                     return {"id": new.row.id, "token": fresh_token, "seats": [seat]}
+            owned = new.row.seats_of(None, user.id) if user is not None else []
+            if owned:  # his seat there is his account's: no token needed
+                return {"id": new.row.id, "seats": owned}
             raise WebError(409, TEXTS("rematch_taken"))
 
         return await self._changing(new_id, take)
@@ -839,9 +881,9 @@ class GameService:
     @staticmethod
     def record_text(row: GameRow, state: GameState) -> str:
         tags: dict[str, str] = {"Site": "Ludothek web", "Date": time.strftime("%Y.%m.%d", time.gmtime(row.created))}
-        for seat in (0, 1):
+        for seat in (0, 1):  # the players' names, as PGN's White and Black tags give them
             info = row.seats[seat]
-            label = info.get("agent") if info["kind"] == "bot" else f"Player {seat + 1}"
+            label = info.get("agent") if info["kind"] == "bot" else info.get("name") or f"Player {seat + 1}"
             tags[state.seat_colour(seat).capitalize()] = str(label)
         tags.update({k: v for k, v in row.tags.items() if not k.startswith("_")})
         if row.termination and row.termination != "rules":
@@ -855,6 +897,26 @@ class GameService:
 
 
 # ---------------------------------------------------------------------------- helpers
+def _own(row: GameRow, seat: int, account: Account | None) -> None:
+    """Make ``account`` the owner of a seat (None: leave it a guest's seat). Its name goes on the
+    seat (views, archive, records), except in a hot-seat game: two people share one screen
+    and one account there, so the seats keep their numbers."""
+    if account is None:
+        return
+    if seat == 0:
+        row.user0 = account.id
+    else:
+        row.user1 = account.id
+    if row.mode != "local":
+        row.seats[seat] = {**row.seats[seat], "name": account.name}
+
+
+def _owner(row: GameRow, seat: int) -> Account | None:
+    """The account that owns a seat (for a rematch), or None."""
+    user = row.user_of(seat)
+    return Account(user, str(row.seats[seat].get("name", ""))) if user is not None else None
+
+
 def seat_arg(value: Any, rule: Message | None = None) -> int | None:
     """A seat from a client: absent, or exactly the integer 0 or 1 (not 0.0, not true).
     ``rule`` says what a seat may be (default: 0 or 1)."""

@@ -3,6 +3,8 @@
 Two tables. ``games`` holds what a game *is* (game name, options, setup position, seats,
 token hashes, clock settings and readings, result); ``moves`` holds every applied action in
 order. A game's state is replayed from its moves; what the server keeps in memory is a cache.
+Beside them: ``analyses`` (stored computer analyses), and the optional accounts, ``users`` and
+``sessions`` (read and written by :mod:`.accounts`; ``games.user0``/``user1`` name a seat's owner).
 
 Every change bumps ``games.version`` with a compare-and-set (``WHERE version = :seen``) in
 the same transaction as the moves it writes, so two server processes sharing one database
@@ -39,6 +41,7 @@ from sqlalchemy import (
     create_engine,
     event,
     func,
+    or_,
     select,
 )
 from sqlalchemy.engine import Engine
@@ -77,9 +80,39 @@ games_table = Table(
     Column("offer", Text, nullable=True),  # JSON {"kind": "takeback"|"draw", "by": seat, "ply": n}
     Column("created", Float, nullable=False),
     Column("updated", Float, nullable=False),
+    # the accounts that own the seats (users.id; None: a guest's seat, held by its token alone)
+    Column("user0", Integer, nullable=True),
+    Column("user1", Integer, nullable=True),
 )
 Index("games_status_updated", games_table.c.status, games_table.c.updated)
 Index("games_mode_status", games_table.c.mode, games_table.c.status)
+Index("games_user0", games_table.c.user0)
+Index("games_user1", games_table.c.user1)
+
+#: accounts (optional: guests play with seat tokens alone), see :mod:`.accounts`
+users_table = Table(
+    "users",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(40), nullable=False),  # as its owner wrote it
+    Column("name_key", String(40), nullable=False),  # lower case: names are unique regardless of case
+    Column("password", String(255), nullable=False),  # argon2id hash (PHC string)
+    Column("created", Float, nullable=False),
+    Column("disabled", Float, nullable=True),  # when an operator disabled it (None: active)
+)
+Index("users_name_key", users_table.c.name_key, unique=True)
+
+#: logged-in browsers: the sha256 of the session cookie's secret, never the secret itself
+sessions_table = Table(
+    "sessions",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("seen", Float, nullable=False),
+    Column("expires", Float, nullable=False),
+)
+Index("sessions_user", sessions_table.c.user_id)
 
 moves_table = Table(
     "moves",
@@ -152,24 +185,39 @@ class GameRow:
     dice_secret: str | None = None
     reason: str | None = None
     offer: dict[str, Any] | None = None
+    user0: int | None = None
+    user1: int | None = None
     moves: list[tuple[int, str, int, float]] = field(default_factory=list)  # (action, text, seat, at)
 
     def token_hash(self, seat: int) -> str | None:
         return self.token0 if seat == 0 else self.token1
 
-    def seats_of(self, token: str | None) -> list[int]:
-        """The seats a token controls (both in a hot-seat game)."""
-        if not token:
-            return []
-        digest = hash_token(token)
-        return [seat for seat in (0, 1) if self.token_hash(seat) == digest]
+    def user_of(self, seat: int) -> int | None:
+        """The account that owns a seat (None: a guest's)."""
+        return self.user0 if seat == 0 else self.user1
+
+    def seats_of(self, token: str | None, user: int | None = None) -> list[int]:
+        """The seats a token controls (both in a hot-seat game), and those the account
+        ``user`` owns."""
+        digest = hash_token(token) if token else None
+        return [seat for seat in (0, 1)
+                if (digest is not None and self.token_hash(seat) == digest)
+                or (user is not None and self.user_of(seat) == user)]
+
+
+@dataclass(frozen=True)
+class Account:
+    """A logged-in player: the ``users`` row's id and name (see :mod:`.accounts`)."""
+
+    id: int
+    name: str
 
 
 _JSON_FIELDS = ("options", "seats", "tags", "clock", "offer")
 
 
 _MUTABLE = ("token0", "token1", "invite", "status", "result", "termination", "reason", "offer", "tags", "clock",
-            "ply", "turns", "rematch", "version", "updated")
+            "ply", "turns", "rematch", "version", "updated", "seats", "user0", "user1")
 
 
 @dataclass(eq=False)
@@ -260,10 +308,14 @@ class Store:
         with self._taking_turns(), self.engine.connect() as conn:
             return conn.execute(select(games_table.c.version).where(games_table.c.id == game_id)).scalar()
 
-    def list_games(self, status: str | None = None, limit: int = 50, offset: int = 0) -> list[GameRow]:
+    def list_games(self, status: str | None = None, limit: int = 50, offset: int = 0,
+                   user: int | None = None) -> list[GameRow]:
+        """The newest games first; ``user``: only those in which that account owns a seat."""
         query = select(games_table).order_by(games_table.c.updated.desc()).limit(limit).offset(offset)
         if status:
             query = query.where(games_table.c.status == status)
+        if user is not None:
+            query = query.where(or_(games_table.c.user0 == user, games_table.c.user1 == user))
         with self._taking_turns(), self.engine.connect() as conn:
             return [_row_to_game(r) for r in conn.execute(query).mappings()]
 

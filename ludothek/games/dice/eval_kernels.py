@@ -33,7 +33,8 @@ def one_safety(board, geo, side, jumps):
             break
         v = board[t] * sgn
         if v == 0:
-            if not is_attacked(board, geo, t, 1 - side, jumps):
+            # only 0, 1 or "2 or more" free cells count: no need to look further than 2
+            if free < 2 and not is_attacked(board, geo, t, 1 - side, jumps):
                 free += 1
         elif v < 0:
             score -= 0.3  # an enemy die right next to the 1
@@ -47,6 +48,16 @@ def one_safety(board, geo, side, jumps):
 @njit(cache=True)
 def evaluate_white(board, geo, jumps, promote):
     """Material, pawn advance, mobility and the 1s' safety, for White, in pawns."""
+    out = np.empty(MAX_MOVES, np.int32)
+    white = gen_moves(board, geo, 0, jumps, promote, out)
+    black = gen_moves(board, geo, 1, jumps, promote, out)
+    return evaluate_white_counted(board, geo, jumps, white, black)
+
+
+@njit(cache=True)
+def evaluate_white_counted(board, geo, jumps, white_moves, black_moves):
+    """:func:`evaluate_white` for a caller that has counted both sides' ``gen_moves``
+    already (the compiled search has one of them from its own move generation)."""
     material = 0.0
     advance = 0.0
     for cell in range(CELLS):
@@ -59,7 +70,6 @@ def evaluate_white(board, geo, jumps, promote):
         if face == 2:
             row = geo[cell, G_ROW]
             advance += sgn * 0.08 * ((row - 1) if v > 0 else (6 - row))
-    out = np.empty(MAX_MOVES, np.int32)
-    mobility = 0.03 * (gen_moves(board, geo, 0, jumps, promote, out) - gen_moves(board, geo, 1, jumps, promote, out))
+    mobility = 0.03 * (white_moves - black_moves)
     safety = one_safety(board, geo, 0, jumps) - one_safety(board, geo, 1, jumps)
     return material + advance + mobility + safety

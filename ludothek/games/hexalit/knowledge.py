@@ -1,5 +1,6 @@
 """Hexalit knowledge: compiled playouts (uniform and guided) from turn starts, an
-evaluation of material, spare 1s and safety, captures-first ordering.
+evaluation of material, spare 1s and safety, captures-first ordering; the doubling cube
+is decided by :mod:`.cube` (``decide``), never searched.
 
 A leaf may be a chance node (a roll waiting for its face): the playout then draws the face
 with the search's own random numbers first — never the game's."""
@@ -14,6 +15,7 @@ from . import kernels
 from ...ai import eval_generic
 from . import playout_kernels
 from ...ai.walk import sample_outcome
+from .cube import decide  # noqa: F401  - the bots' doubling cube (knowledge ``decide``)
 
 #: turns a guided playout runs before the evaluation judges the position
 HORIZON = 24
@@ -95,3 +97,17 @@ def noisy(state, actions: list[int]) -> list[int]:
             captures.append((-(10 * abs(int(board[to])) - abs(int(board[frm]))), action))
     captures.sort()
     return [action for _, action in captures]
+
+
+def compiled_alphabeta(agent, state, clock):
+    """The alpha-beta agent's whole search in a kernel (:mod:`.search`)."""
+    from . import search
+
+    return search.compiled_alphabeta(agent, state, clock, order)
+
+
+def warm_up() -> None:
+    """Compile (or load) the compiled alpha-beta before a clock starts."""
+    from . import search
+
+    search.warm_up(order)

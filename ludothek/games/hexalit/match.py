@@ -16,7 +16,9 @@ class HexalitMatch:
 
     After each game call :meth:`add` with the finished state and the name of the player who
     had White; the winner scores the game's stake (:meth:`HexalitState.points`).  A drawn
-    game scores nothing."""
+    game scores nothing.  :meth:`start` begins the next game so that it knows the score
+    (``HexalitState.match_away``: what each colour still needs), which the bots' cube
+    decisions use (:mod:`.cube`); :meth:`attach` does the same for a game made elsewhere."""
 
     length: int
     players: tuple[str, str] = ("player 1", "player 2")
@@ -47,6 +49,28 @@ class HexalitMatch:
         if name is not None:
             self.score[name] += earned
         self.games.append((name, earned))
+
+    def away(self, white: str) -> tuple[int, int]:
+        """The points (White, Black) still need to win the match when ``white`` plays White."""
+        if white not in self.players:
+            raise OptionError(TEXTS("match_not_player", player=repr(white), players=", ".join(self.players)))
+        black = self.players[1] if white == self.players[0] else self.players[0]
+        return (max(0, self.length - self.score[white]), max(0, self.length - self.score[black]))
+
+    def attach(self, state: GameState, white: str) -> GameState:
+        """Tell ``state`` (a game of this match, ``white`` playing White) the match score:
+        sets its ``match_away``, which the bots' cube decisions read.  Returns ``state``."""
+        state.match_away = self.away(white)  # type: ignore[attr-defined]
+        return state
+
+    def start(self, white: str, position: str | None = None, **options) -> GameState:
+        """The next game of the match: a new game with the cube (from the start, or from
+        ``position``), ``white`` playing White, that knows the match score (:meth:`attach`)."""
+        from .state import HexalitState
+
+        if self.is_over():
+            raise GameOver(TEXTS("match_over", winner=self.winner(), length=self.length))
+        return self.attach(HexalitState(position, **{**options, "cube": True}), white)
 
     def is_over(self) -> bool:
         return any(points >= self.length for points in self.score.values())

@@ -18,6 +18,16 @@ from ..dice.eval_kernels import FACE_VALUE, one_safety
 def evaluate_white(board, temp, geo):
     """Material (a temporary face is worth little more than the 2 it turns back into),
     spare 1s, the lone 1's safety, pawn advance and mobility, for White, in pawns."""
+    out = np.empty(MAX_MOVES, np.int32)
+    white = gen_moves(board, geo, 0, NO_JUMPS, False, out)
+    black = gen_moves(board, geo, 1, NO_JUMPS, False, out)
+    return evaluate_white_counted(board, temp, geo, white, black)
+
+
+@njit(cache=True)
+def evaluate_white_counted(board, temp, geo, white_moves, black_moves):
+    """:func:`evaluate_white` for a caller that has counted both sides' ``gen_moves``
+    already (the compiled search has one of them from its own move generation)."""
     material = 0.0
     for cell in range(CELLS):
         v = board[cell]
@@ -44,8 +54,7 @@ def evaluate_white(board, temp, geo):
             ones += sgn * 1.5 * min(n - 1, 2)
         else:
             ones += sgn * one_safety(board, geo, side, NO_JUMPS)
-    out = np.empty(MAX_MOVES, np.int32)
-    mobility = 0.03 * (gen_moves(board, geo, 0, NO_JUMPS, False, out) - gen_moves(board, geo, 1, NO_JUMPS, False, out))
+    mobility = 0.03 * (white_moves - black_moves)
     return material + ones + mobility
 
 

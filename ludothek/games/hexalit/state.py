@@ -76,6 +76,10 @@ class HexalitState(GameState):
     )
     #: repetitions are counted by this class itself (at turn starts only): see :meth:`repetitions`
     TRACK_REPETITIONS = False
+    #: in a match for stakes: the points (White, Black) still need to win it, set by
+    #: :meth:`HexalitMatch.start <ludothek.games.hexalit.match.HexalitMatch.start>`; the bots'
+    #: cube decisions read it (:mod:`.cube`).  ``None``: money play.  Not part of the position.
+    match_away: tuple[int, int] | None = None
 
     # ------------------------------------------------------------------ set-up
     def _init(self, board: np.ndarray, temp: np.ndarray, side: int, roll_cell: int = -1) -> None:

@@ -30,12 +30,20 @@ from ..dice.kernels import (
 @njit(cache=True)
 def legal_moves(board, geo, side, jumps, out):
     """Write the legal moves of ``side`` into ``out`` (any order); return how many."""
+    n, _ = legal_moves_threat(board, geo, side, jumps, out)
+    return n
+
+
+@njit(cache=True)
+def legal_moves_threat(board, geo, side, jumps, out):
+    """:func:`legal_moves`, and whether the Eins-Gebot binds (the 1 of ``side`` is
+    threatened: only its escapes are listed; otherwise the list is ``gen_moves``)."""
     king = find_one(board, side)
     if king < 0:
-        return 0
+        return 0, False
     if is_attacked(board, geo, king, 1 - side, jumps):
-        return king_escapes(board, geo, king, side, jumps, out, 0)
-    return gen_moves(board, geo, side, jumps, True, out)
+        return king_escapes(board, geo, king, side, jumps, out, 0), True
+    return gen_moves(board, geo, side, jumps, True, out), False
 
 
 @njit(cache=True)

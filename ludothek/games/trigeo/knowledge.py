@@ -70,3 +70,17 @@ def noisy(state, actions: list[int]) -> list[int]:
             captures.append((-(10 * abs(int(board[to])) - abs(int(board[frm]))), action))
     captures.sort()
     return [action for _, action in captures]
+
+
+def compiled_alphabeta(agent, state, clock):
+    """The alpha-beta agent's whole search in a kernel (:mod:`.search`)."""
+    from . import search
+
+    return search.compiled_alphabeta(agent, state, clock, order)
+
+
+def warm_up() -> None:
+    """Compile (or load) the compiled alpha-beta before a clock starts."""
+    from . import search
+
+    search.warm_up(order)

@@ -4,6 +4,7 @@ import { renderHome } from "./home.js";
 import { renderGame } from "./game.js";
 import { renderArchive } from "./archive.js";
 import { renderRules } from "./rules.js";
+import { renderLogin } from "./account.js";
 
 let catalog = { en: {}, de: {} };
 let lang = localStorage.getItem("ludothek.lang") || ((navigator.language || "en").toLowerCase().startsWith("de") ? "de" : "en");
@@ -11,16 +12,32 @@ let cleanup = null;
 
 export function t(key, vars = {}) {
   let text = (catalog[lang] && catalog[lang][key]) ?? (catalog.en && catalog.en[key]) ?? key;
-  for (const [k, v] of Object.entries(vars)) text = text.replaceAll(`{${k}}`, v);
+  // a function, so that a value (a player's name) is put in as it is: "$&" in it is no pattern
+  for (const [k, v] of Object.entries(vars)) text = text.replaceAll(`{${k}}`, () => String(v));
   return text;
 }
 export function getLang() { return lang; }
 export function colourName(colour) { return t(`colour_${colour}`) === `colour_${colour}` ? colour : t(`colour_${colour}`); }
 
+// ---------------------------------------------------------------------------- the account
+// Optional: a logged-in player's session is an HttpOnly cookie the page never sees; /api/me tells
+// the page the name and the session's CSRF token, which every change sends as X-CSRF-Token.
+let me = { user: null, csrf: null };
+export function currentUser() { return me.user; }
+export function setMe(data) {
+  me = { user: (data && data.user) || null, csrf: (data && data.csrf) || null };
+  renderAccount();
+}
+export async function refreshMe() {
+  try { setMe(await (await fetch("/api/me", { cache: "no-store" })).json()); } catch (e) { /* offline: keep it */ }
+  return me.user;
+}
+
 // the server answers errors in the language chosen on the page (Accept-Language)
-export async function api(method, path, body, token) {
+export async function api(method, path, body, token, retried = false) {
   const headers = { "Content-Type": "application/json", "Accept-Language": lang };
   if (token) headers["X-Ludothek-Token"] = token;
+  if (me.csrf && method !== "GET") headers["X-CSRF-Token"] = me.csrf;
   let response;
   try {
     response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -34,6 +51,11 @@ export async function api(method, path, body, token) {
   let data = null;
   // no JSON (a proxy's error page): the status, not the English status text
   try { data = await response.json(); } catch (e) { data = { error: `${t("error")} ${response.status}` }; }
+  if (response.status === 403 && data.key === "web.csrf" && !retried) {
+    // the session changed in another tab (a new login, a logout): learn its token and try once more
+    await refreshMe();
+    return api(method, path, body, token, true);
+  }
   if (!response.ok) {
     const err = new Error(data.error || `${t("error")} ${response.status}`);
     err.status = response.status; err.key = data.key;
@@ -50,9 +72,20 @@ export function gameCatalog() {
   return catalogPromise;
 }
 
+// A guest's seats are tokens kept in this browser. A logged-in player's seats are his account's:
+// the page keeps no token for them (so logging out leaves none behind); at login the guest tokens
+// of this browser are handed to the account (all()).
 export const tokens = {
   get(id) { return localStorage.getItem(`ludothek.token.${id}`); },
-  set(id, token) { localStorage.setItem(`ludothek.token.${id}`, token); },
+  set(id, token) { if (!me.user) localStorage.setItem(`ludothek.token.${id}`, token); },
+  all() {
+    const found = [];
+    for (let k = 0; k < localStorage.length; k++) {
+      const key = localStorage.key(k);
+      if (key && key.startsWith("ludothek.token.")) found.push({ id: key.slice(15), token: localStorage.getItem(key) });
+    }
+    return found;
+  },
   invite(id) { return localStorage.getItem(`ludothek.invite.${id}`); },
   setInvite(id, code) { localStorage.setItem(`ludothek.invite.${id}`, code); },
 };
@@ -143,6 +176,25 @@ export function navigate(path) {
   route();
 }
 
+// the header's account menu: "Log in", or the name (as text, whatever it holds) and "Log out"
+function renderAccount() {
+  const box = document.getElementById("account");
+  if (!box) return;
+  box.replaceChildren();
+  if (me.user) {
+    box.append(
+      el("span", { class: "account-name", id: "account-name", title: t("logged_in_as", { name: me.user.name }) }, me.user.name),
+      el("button", { type: "button", class: "switch", id: "logout", onclick: async () => {
+        try { await api("POST", "/api/logout", {}); } catch (e) { /* the cookie ends with the session anyway */ }
+        setMe(null);
+        route();
+      } }, t("logout")));
+  } else {
+    const here = location.pathname === "/login" ? null : location.pathname + location.search;
+    box.append(el("a", { class: "switch", id: "login-link", href: here ? `/login?next=${encodeURIComponent(here)}` : "/login", "data-link": true }, t("nav_login")));
+  }
+}
+
 function translateStatic() {
   document.documentElement.lang = lang;
   for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
@@ -151,6 +203,7 @@ function translateStatic() {
   const banner = document.getElementById("connection");
   if (banner && !banner.hidden) banner.textContent = t("connection_lost");
   for (const b of document.querySelectorAll("[data-lang]")) b.classList.toggle("on", b.dataset.lang === lang);
+  renderAccount();
   for (const a of document.querySelectorAll("header nav a")) {
     const path = location.pathname;
     const href = a.getAttribute("href");
@@ -171,6 +224,7 @@ export async function route() {
     if ((match = path.match(/^\/play\/([A-Za-z0-9_-]+)$/))) cleanup = await renderGame(root, match[1]);
     else if (path === "/archive") cleanup = await renderArchive(root);
     else if ((match = path.match(/^\/rules(?:\/([a-z0-9_]+))?$/))) cleanup = await renderRules(root, match[1]);
+    else if (path === "/login") cleanup = await renderLogin(root);
     else cleanup = await renderHome(root);
   } catch (e) {  // the page could not load: say why; it loads again when the server is back
     routeFailed = !!e.network;
@@ -198,5 +252,7 @@ document.addEventListener("click", (event) => {
 window.addEventListener("popstate", route);
 
 gameCatalog().catch(() => {});  // under way while the texts load
+const meLoaded = refreshMe();
 catalog = await (await fetch("/api/i18n")).json();
+await meLoaded;
 route();

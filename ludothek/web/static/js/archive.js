@@ -1,12 +1,15 @@
 // Archive: running and finished games; open one to replay it move by move.
-import { api, el, t, colourName, getLang, focusKey, restoreFocus, gameCatalog } from "./app.js";
+import { api, el, t, colourName, getLang, focusKey, restoreFocus, gameCatalog, currentUser } from "./app.js";
 
-let filter = "over";
+let filter = null; // at first: a logged-in player's own games, everyone's finished ones for a guest
 
 export async function renderArchive(root) {
   root.append(el("h1", {}, t("archive_title")));
   const tabs = el("div", { class: "tabs" });
-  for (const [key, label] of [["over", t("archive_finished")], ["ongoing", t("archive_running")], ["waiting", t("archive_waiting")]]) {
+  const choices = [["over", t("archive_finished")], ["ongoing", t("archive_running")], ["waiting", t("archive_waiting")]];
+  if (currentUser()) choices.unshift(["mine", t("archive_mine")]);  // on any device: the account's games
+  if (!filter || (filter === "mine" && !currentUser())) filter = currentUser() ? "mine" : "over";
+  for (const [key, label] of choices) {
     tabs.append(el("a", { href: "#", class: filter === key ? "on" : "", "data-filter": key, "aria-current": filter === key ? "true" : null,
       onclick: async (e) => {
         e.preventDefault(); filter = key;
@@ -17,14 +20,15 @@ export async function renderArchive(root) {
       } }, label));
   }
   root.append(tabs);
-  const { games } = await api("GET", `/api/games?status=${filter}&limit=100`);
+  const { games } = await api("GET", filter === "mine" ? "/api/games?mine=1&limit=100" : `/api/games?status=${filter}&limit=100`);
   const { games: catalog } = await gameCatalog();
   const titles = Object.fromEntries(catalog.map((g) => [g.name, g.title[getLang()] || g.title.en]));
   if (!games.length) { root.append(el("div", { class: "card note" }, t("archive_empty"))); return null; }
   const table = el("table", { class: "list", id: "archive" },
     el("tr", {}, ["game", "players", "result", "moves", "started", ""].map((k) => el("th", { scope: "col" }, k ? t(k) : ""))));
   for (const g of games) {
-    const players = g.seats.map((s, i) => s.kind === "bot" ? `${t("computer")} (${botLevel(s.agent)})` : t("player_n", { n: i + 1 })).join(" – ");
+    // a player's name is text (the cell is filled with a text node)
+    const players = g.seats.map((s, i) => s.kind === "bot" ? `${t("computer")} (${botLevel(s.agent)})` : s.name || t("player_n", { n: i + 1 })).join(" – ");
     const result = g.status === "over" ? (g.result === "draw" ? t("draw") : t("wins", { colour: colourName(g.result) })) : t(`status_${g.status}`);
     const size = g.options && g.options.size ? ` ${g.options.size}` : "";
     table.append(el("tr", {},

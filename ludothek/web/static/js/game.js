@@ -1,5 +1,5 @@
 // The game page: board, moves, clocks, offers, move list, replay. Live over a websocket.
-import { api, el, t, colourName, tokens, navigate, getLang, offline, focusKey, restoreFocus } from "./app.js";
+import { api, el, t, colourName, tokens, navigate, getLang, offline, focusKey, restoreFocus, currentUser } from "./app.js";
 import { drawBoard, gridDie, dieFace, svg } from "./board.js";
 import { playSound, soundOn, setSoundOn, wantSound } from "./sound.js";
 import { analysisCard, exactOf, loadAnalysis, markOf, startAnalysis } from "./analysis.js";
@@ -30,6 +30,7 @@ export async function renderGame(root, id) {
     root.append(el("div", { class: "card" }, el("h2", {}, t("not_found")), el("p", { class: "note" }, e.message)));
     return null;
   }
+  if (first.you.length) page.error = "";  // the invite was already used: by this player's account
   const boardWrap = el("div", { class: "board-wrap" });
   const side = el("div", { class: "side" });
   root.append(el("div", { class: "play" }, boardWrap, side));
@@ -138,6 +139,8 @@ function connect(page) {
     offline("ws", false);
     const token = tokens.get(page.id);
     if (token) ws.send(JSON.stringify({ type: "auth", token }));
+    // a logged-in player's seats are his account's: the socket's session says which
+    else if (currentUser() && page.you.length) ws.send(JSON.stringify({ type: "auth" }));
   };
   ws.onmessage = (event) => {
     const data = JSON.parse(event.data);
@@ -165,8 +168,8 @@ async function send(page, path, body = {}) {
   page.error = "";
   try {
     const result = await api("POST", `/api/games/${page.id}/${path}`, { token: tokens.get(page.id), ...body });
-    if (result.token) {
-      tokens.set(result.id, result.token);
+    if (result.id && result.id !== page.id) {  // a rematch: a seat token, or the account's seat there
+      if (result.token) tokens.set(result.id, result.token);
       navigate(`/play/${result.id}`);
       return;
     }
@@ -277,7 +280,10 @@ function seatLabel(page, seat) {
       : info.agent === "perfect" ? t("bot_perfect") : info.agent;
     return `${t("computer")} (${level})`;
   }
-  if (page.you.includes(seat) && v.mode !== "local") return t("you");
+  // a player's name is text: it is set with textContent, never as markup
+  const mine = page.you.includes(seat) && v.mode !== "local";
+  if (info.name) return mine ? t("player_you", { name: info.name }) : info.name;
+  if (mine) return t("you");
   return t("player_n", { n: seat + 1 });
 }
 
