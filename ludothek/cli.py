@@ -689,9 +689,12 @@ DB_OPTION = click.option("--db", default=None, metavar="URL",
                          help="SQLAlchemy database URL or a SQLite file path (default: ./ludothek.sqlite3).")
 
 
-@main.group("users", cls=LudothekGroup, context_settings=CONTEXT)
-def users_command() -> None:
+@main.group("users", cls=LudothekGroup, context_settings=CONTEXT, invoke_without_command=True)
+@click.pass_context
+def users_command(ctx: click.Context) -> None:
     """The web app's accounts, for whoever runs the server: list, reset-password, disable, enable."""
+    if ctx.invoked_subcommand is None:  # `ludothek users` alone: its help is the answer
+        click.echo(ctx.get_help())
 
 
 def _accounts(db: str | None) -> Any:

@@ -96,8 +96,9 @@ def test_disable_and_enable_an_account(server):
     assert login(client, "bob", "bob passphrase").status_code == 200
 
 
-def test_users_without_a_verb_shows_its_help():
-    result = CliRunner().invoke(main, ["users", "--help"])
+@pytest.mark.parametrize("args", [["users"], ["users", "--help"]])
+def test_users_without_a_verb_shows_its_help(args):
+    result = CliRunner().invoke(main, args)
     assert result.exit_code == 0
     for verb in ("list", "reset-password", "disable", "enable"):
         assert verb in result.output
