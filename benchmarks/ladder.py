@@ -34,7 +34,7 @@ GAMES = 200  # per rung: the issue asks for at least 200
 RUNGS: list[tuple[str, str, str, str, list[str]]] = [
     ("new bot:5 vs today's bot:5, equal time", "trigeo", "bot:5", "alphabeta-py", ["--seconds-per-move", "1"]),
     ("new bot:5 vs today's bot:5, equal time", "hexalit", "bot:5", "alphabeta-py", ["--seconds-per-move", "1"]),
-    ("new bot:5 vs today's bot:5, equal time", "trike", "bot:5", "mcts-old", ["--seconds-per-move", "1"]),
+    ("new bot:5 vs today's bot:5, equal time", "trike", "bot:5", "mcts_old", ["--seconds-per-move", "1"]),
 ] + [
     (f"bot:{level} vs bot:{level - 1}", game, f"bot:{level}", f"bot:{level - 1}", [])
     for game in ("trike", "trigeo", "hexalit", "bitis") for level in range(2, 6)

@@ -32,6 +32,8 @@ SPEC = GameSpec(
                   "unter und neben der Figur; die höhere Zahl gewinnt.",
         },
     },
+    agents={"mcts_old": "ludothek.games.trike.agents:mcts_old_factory",
+            "mcts_with": "ludothek.games.trike.agents:mcts_with_factory"},
     draws=False,  # the scored cells always number 3, 5 or 7
     # MCTS is stronger than alpha-beta here: the default ladder
     opening_plies=1,  # Black's opening stone, so the pie rule decides something

@@ -40,21 +40,42 @@ def evaluate(state) -> float:
 
 
 def compiled_search(agent, state, clock):
-    """The whole MCTS in a kernel once the pie rule is settled; ``None`` before that."""
-    from . import mcts
+    """The whole MCTS in a kernel once the pawn is placed (:mod:`.mcts2`, the swap decision
+    included); ``None`` for Black's opening stone. The agent's ``exploration`` scales the
+    kernel's tuned constant (1 keeps it); an agent may carry its own ``trike_settings``
+    (``mcts_with``) or ask for the first kernel (``trike_search = "old"``: ``mcts_old``)."""
+    from dataclasses import replace
 
-    if not mcts.applicable(state):
+    from . import mcts, mcts2
+
+    if getattr(agent, "trike_search", None) == "old":
+        if not mcts.applicable(state):
+            return None
+        return mcts.search(state, clock, agent.rng, agent.exploration)
+    settings = getattr(agent, "trike_settings", None)
+    if settings is None:
+        settings = replace(mcts2.DEFAULT, exploration=mcts2.DEFAULT.exploration * agent.exploration)
+    if not mcts2.applicable(state, settings):
         return None
-    return mcts.search(state, clock, agent.rng, agent.exploration)
+    kept = None
+    if agent.reuse and settings.reuse:
+        kept = getattr(agent, "trike_kept", None)
+        if kept is None:
+            kept = agent.trike_kept = mcts2.Kept()
+    return mcts2.search(state, clock, agent.rng, settings, kept)
 
 
 def warm_up() -> None:
     """Load the compiled search once (a tiny search on a small board)."""
     from .state import TrikeState
     from ...ai.budget import Budget
-    from . import mcts
+    from . import mcts, mcts2
 
     state = TrikeState(size=7)
     state.play("d2")
+    kept = mcts2.Kept()
+    mcts2.search(state, Budget(iterations=40).clock(), random.Random(0), kept=kept)  # the swap decision
     state.play("d3")
     mcts.search(state, Budget(iterations=4).clock(), random.Random(0), 1.0)
+    state.play("d4")
+    mcts2.search(state, Budget(iterations=4).clock(), random.Random(0), kept=kept)  # the tree kept: reroot

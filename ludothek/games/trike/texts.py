@@ -89,6 +89,12 @@ TEXTS = Catalog("trike", {
         "{move} is not legal: the pawn on {pawn} cannot reach it in a straight line over empty cells",
         "{move} ist nicht erlaubt: die Figur auf {pawn} erreicht es nicht geradlinig über leere Felder",
     ),
+    # the tuning agent mcts_with
+    "mcts_with_setting": (
+        "{agent}: unknown setting {key} (settings: {known})",
+        "{agent}: unbekannte Einstellung {key} (Einstellungen: {known})",
+    ),
+    "mcts_with_value": ("{agent}: {key} takes a number, not {text}", "{agent}: {key} nimmt eine Zahl, nicht {text}"),
     # the terminal board
     "board_over": ("game over: {winner} wins", "Partie vorbei: {winner} gewinnt"),
     "board_to_move": ("{side} to move", "{side} ist am Zug"),

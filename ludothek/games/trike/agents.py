@@ -1,0 +1,54 @@
+"""Trike's own agents (``GameSpec.agents``):
+
+* ``mcts_old[:BUDGET]`` — the MCTS the bots used before :mod:`.mcts2`: the first compiled
+  kernel (:mod:`.mcts`), the swap decided by the generic tree. ``mcts_old:4s`` is the old
+  ``bot:5``, so the ladder can be measured against it.
+* ``mcts_with:BUDGET[,NAME=VALUE]...`` — the current MCTS with its constants set by hand,
+  for tuning (``c`` exploration, ``rave`` RAVE bias or ``off``, ``policy`` 0/1, ``swap`` 0/1,
+  ``reuse`` 0/1),
+  e.g. ``mcts_with:200ms,rave=off,policy=0``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ...ai.budget import Budget
+from ...ai.mcts import MCTSAgent
+from ...core.errors import OptionError
+from .mcts2 import DEFAULT, Settings
+from .texts import TEXTS
+
+
+def _budget(text: str | None) -> Budget:
+    return Budget(seconds=1.0) if not text else Budget.parse(text)
+
+
+def mcts_old_factory(game: str, argument: str | None, seed: int | None) -> MCTSAgent:
+    agent = MCTSAgent(game, seed, _budget(argument), label="mcts_old")
+    agent.trike_search = "old"  # read by knowledge.compiled_search
+    return agent
+
+
+def mcts_with_factory(game: str, argument: str | None, seed: int | None) -> MCTSAgent:
+    budget_text, *assignments = (argument or "").split(",")
+    settings = settings_from(assignments)
+    agent = MCTSAgent(game, seed, _budget(budget_text), label="mcts_with")
+    agent.trike_settings = settings
+    return agent
+
+
+def settings_from(assignments: list[str], base: Settings = DEFAULT) -> Settings:
+    fields = {"c": ("exploration", float), "rave": ("rave_bias", float), "policy": ("policy", int),
+              "swap": ("swap", lambda text: bool(int(text))), "reuse": ("reuse", lambda text: bool(int(text)))}
+    changes = {}
+    for assignment in assignments:
+        key, _, text = assignment.strip().partition("=")
+        if key not in fields:
+            raise OptionError(TEXTS("mcts_with_setting", agent="mcts_with", key=repr(key), known=", ".join(fields)))
+        name, kind = fields[key]
+        try:
+            changes[name] = -1.0 if (key == "rave" and text == "off") else kind(text)
+        except ValueError:
+            raise OptionError(TEXTS("mcts_with_value", agent="mcts_with", key=key, text=repr(text))) from None
+    return replace(base, **changes)
