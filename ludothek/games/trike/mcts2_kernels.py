@@ -33,9 +33,9 @@ import numpy as np
 from numba import njit
 
 from .kernels import EMPTY, points, targets
+from .mcts_kernels import ACTION, COUNT, FIRST, VISITS, propagate_proof  # the same tree layout
 
 # tree arrays: first child, number of children, the action into the node, visits
-FIRST, COUNT, ACTION, VISITS = 0, 1, 2, 3
 # AMAF arrays: visits, result sum for Black
 AMAF_N, AMAF_W = 0, 1
 
@@ -366,33 +366,7 @@ def simulate(ints, value, proven, amaf, used, neighbours, board0, pawn0, colour0
             for d in range(depth):
                 update_amaf(ints, amaf, path[d], board, mover, result)
                 mover = 3 - mover
-        # proven results move up while a parent becomes decided
-        d = depth - 1
-        mover = colour0 if depth % 2 == 1 else 3 - colour0  # colour to move at path[depth - 1]
-        while d >= 0 and proven[path[d + 1]] != 0:
-            parent = path[d]
-            if proven[parent] != 0:
-                break
-            sign_i = 1 if mover == 1 else -1
-            first = ints[parent, FIRST]
-            n = ints[parent, COUNT]
-            decided = True
-            winner = 0
-            for k in range(n):
-                p = proven[first + k] * sign_i
-                if p > 0:
-                    winner = 1
-                    break
-                if p == 0:
-                    decided = False
-            if winner == 1:
-                proven[parent] = sign_i
-            elif decided:
-                proven[parent] = -sign_i
-            else:
-                break
-            d -= 1
-            mover = 3 - mover
+        propagate_proof(ints, proven, path, depth, colour0)
         done += 1
     return done
 

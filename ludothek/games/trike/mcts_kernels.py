@@ -115,32 +115,39 @@ def simulate(ints, value, proven, used, neighbours, board0, pawn0, colour0, iter
         for d in range(depth + 1):
             ints[path[d], VISITS] += 1
             value[path[d]] += result
-        # proven results move up while a parent becomes decided
-        d = depth - 1
-        mover = colour0 if depth % 2 == 1 else 3 - colour0  # colour to move at path[depth - 1]
-        while d >= 0 and proven[path[d + 1]] != 0:
-            parent = path[d]
-            if proven[parent] != 0:
-                break
-            sign = 1 if mover == 1 else -1
-            first = ints[parent, FIRST]
-            n = ints[parent, COUNT]
-            decided = True
-            winner = 0
-            for k in range(n):
-                p = proven[first + k] * sign
-                if p > 0:
-                    winner = 1
-                    break
-                if p == 0:
-                    decided = False
-            if winner == 1:
-                proven[parent] = sign
-            elif decided:
-                proven[parent] = -sign
-            else:
-                break
-            d -= 1
-            mover = 3 - mover
+        propagate_proof(ints, proven, path, depth, colour0)
         done += 1
     return done
+
+
+@njit(cache=True)
+def propagate_proof(ints, proven, path, depth, colour0):
+    """MCTS-solver: move proven results up ``path`` (root ``path[0]``, leaf ``path[depth]``,
+    ``colour0`` to move at the root) while a parent becomes decided: won if a child is a win
+    for its mover, lost if every child is a loss for him."""
+    d = depth - 1
+    mover = colour0 if depth % 2 == 1 else 3 - colour0  # colour to move at path[depth - 1]
+    while d >= 0 and proven[path[d + 1]] != 0:
+        parent = path[d]
+        if proven[parent] != 0:
+            break
+        sign = 1 if mover == 1 else -1
+        first = ints[parent, FIRST]
+        n = ints[parent, COUNT]
+        decided = True
+        winner = 0
+        for k in range(n):
+            p = proven[first + k] * sign
+            if p > 0:
+                winner = 1
+                break
+            if p == 0:
+                decided = False
+        if winner == 1:
+            proven[parent] = sign
+        elif decided:
+            proven[parent] = -sign
+        else:
+            break
+        d -= 1
+        mover = 3 - mover
