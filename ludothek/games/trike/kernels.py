@@ -3,10 +3,15 @@
 Board: ``int8[cells]`` with 0 empty, 1 black, 2 white. ``pawn`` is the pawn's cell or -1
 before the first move. ``neighbours[cell, direction]`` comes from
 :mod:`ludothek.boards.hex_triangle`.
+
+Random playouts read the same board as one occupancy word per straight line (built from
+``neighbours`` by :func:`line_tables`), so finding the pawn's moves is six bit counts
+rather than a walk; :func:`line_targets` is checked against :func:`targets` in the tests.
 """
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 EMPTY, BLACK, WHITE = 0, 1, 2
 
@@ -121,37 +126,213 @@ def _moves_at(board, neighbours, pawn, swap_allowed, out):
     return count
 
 
+# ---------------------------------------------------------------- fast playouts
+# Every cell lies on three straight lines (axes), each walked by two opposite directions of
+# ``neighbours``: (towards the line's start, towards its end).
+AXES = ((0, 1), (3, 4), (2, 5))
+# A line is one uint64 occupancy word: its p-th cell is bit p + 1; bit 0 and every bit past
+# the line's end are set, so the board's edge looks like a stone and the empty run from the
+# pawn in either direction is one count of leading or trailing zeros.
+_ONE = np.uint64(1)
+_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+_LOW32 = np.uint64(0xFFFFFFFF)
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+
+
+@njit(cache=True)
+def line_tables(neighbours):
+    """The board's lines as bitmasks, from ``neighbours`` alone.
+
+    Returns ``(cell_lines, cell_at, empty_lines)``: ``cell_lines[cell, a]`` is the word of
+    the cell's line on axis ``a`` and ``cell_lines[cell, 3 + a]`` its bit there;
+    ``cell_at[word, bit]`` the cell back (-1 off the line); ``empty_lines[word]`` the word
+    of the empty line."""
+    cells = neighbours.shape[0]
+    lines = 0
+    longest = 0
+    for back, forward in AXES:
+        for cell in range(cells):
+            if neighbours[cell, back] < 0:
+                lines += 1
+                length = 0
+                walker = cell
+                while walker >= 0:
+                    length += 1
+                    walker = neighbours[walker, forward]
+                longest = max(longest, length)
+    assert longest + 2 <= 64, "a line longer than 62 cells does not fit a word"
+    cell_lines = np.empty((cells, 6), np.uint64)  # unsigned: no negative-index fix-ups
+    cell_at = np.full((lines, longest + 2), -1, np.int16)
+    empty_lines = np.empty(lines, np.uint64)
+    word = 0
+    for axis in range(3):
+        back, forward = AXES[axis]
+        for cell in range(cells):
+            if neighbours[cell, back] >= 0:
+                continue
+            bit = 1
+            walker = cell
+            while walker >= 0:
+                cell_lines[walker, axis] = word
+                cell_lines[walker, 3 + axis] = bit
+                cell_at[word, bit] = walker
+                bit += 1
+                walker = neighbours[walker, forward]
+            empty_lines[word] = _ALL ^ (((_ONE << np.uint64(bit - 1)) - _ONE) << _ONE)
+            word += 1
+    return cell_lines, cell_at, empty_lines
+
+
+@njit(cache=True, inline="always")
+def _runs(occupied, cell_lines, pawn):
+    """The empty cells from ``pawn`` in the six directions, ordered by axis as
+    (towards the start, towards the end)."""
+    # the pawn's bit is at least 1, so no shift is by 64, and the set bit 0 and the set
+    # bits past the line's end mean no count sees a zero word
+    pawn = np.uint64(pawn)
+    word = occupied[cell_lines[pawn, 0]]
+    bit = cell_lines[pawn, 3]
+    back0 = np.int64(leading_zeros(word << (np.uint64(64) - bit)))
+    ahead0 = np.int64(trailing_zeros(word >> (bit + _ONE)))
+    word = occupied[cell_lines[pawn, 1]]
+    bit = cell_lines[pawn, 4]
+    back1 = np.int64(leading_zeros(word << (np.uint64(64) - bit)))
+    ahead1 = np.int64(trailing_zeros(word >> (bit + _ONE)))
+    word = occupied[cell_lines[pawn, 2]]
+    bit = cell_lines[pawn, 5]
+    back2 = np.int64(leading_zeros(word << (np.uint64(64) - bit)))
+    ahead2 = np.int64(trailing_zeros(word >> (bit + _ONE)))
+    return back0, ahead0, back1, ahead1, back2, ahead2
+
+
+@njit(cache=True, inline="always")
+def _kth_target(cell_lines, cell_at, pawn, k, runs):
+    """The ``k``-th cell the pawn can reach, counting the ``runs`` in order. Branch-free:
+    which run a random ``k`` falls in is unpredictable."""
+    r0, r1, r2, r3, r4, r5 = runs
+    s1 = r0
+    s2 = s1 + r1
+    s3 = s2 + r2
+    s4 = s3 + r3
+    s5 = s4 + r4
+    b1, b2, b3, b4, b5 = k >= s1, k >= s2, k >= s3, k >= s4, k >= s5
+    run = b1 + b2 + b3 + b4 + b5
+    start = b1 * r0 + b2 * r1 + b3 * r2 + b4 * r3 + b5 * r4  # telescopes to the run's start
+    step = k - start + 1
+    axis = run >> 1
+    pawn = np.uint64(pawn)
+    bit = np.int64(cell_lines[pawn, 3 + axis]) + (step if run & 1 else -step)
+    return np.int64(cell_at[cell_lines[pawn, axis], np.uint64(bit)])
+
+
+@njit(cache=True, inline="always")
+def _occupy(occupied, cell_lines, cell):
+    cell = np.uint64(cell)
+    for axis in range(3):
+        occupied[cell_lines[cell, axis]] |= _ONE << cell_lines[cell, 3 + axis]
+
+
+@njit(cache=True, inline="always")
+def _place(occupied, board, cell_lines, cell, colour):
+    _occupy(occupied, cell_lines, cell)
+    board[cell] = colour
+
+
+@njit(cache=True)
+def occupancy(board, cell_lines, empty_lines):
+    """The line words of ``board``."""
+    occupied = empty_lines.copy()
+    for cell in range(board.shape[0]):
+        if board[cell] != EMPTY:
+            _occupy(occupied, cell_lines, cell)
+    return occupied
+
+
+@njit(cache=True)
+def line_targets(occupied, cell_lines, cell_at, pawn, out):
+    """:func:`targets` read from the line words (the pawn on the board): the cells in
+    the order of :func:`_runs`, nearest first; returns how many."""
+    runs = _runs(occupied, cell_lines, pawn)
+    count = 0
+    for run in range(6):
+        axis = run >> 1
+        direction = 1 if run & 1 else -1
+        word = cell_lines[pawn, axis]
+        bit = np.int64(cell_lines[pawn, 3 + axis])
+        for step in range(1, runs[run] + 1):
+            out[count] = cell_at[word, bit + direction * step]
+            count += 1
+    return count
+
+
+@njit(cache=True, inline="always")
+def _next32(state):
+    """splitmix64; returns the new state and 32 random bits (as uint64)."""
+    state = state + _GOLDEN
+    z = state
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return state, (z ^ (z >> np.uint64(31))) >> np.uint64(32)
+
+
+@njit(cache=True, inline="always")
+def random_below(state, n):
+    """A uniform integer in ``[0, n)`` (Lemire's multiply-shift, rejecting the bias)."""
+    bound = np.uint64(n)
+    state, bits = _next32(state)
+    product = bits * bound
+    if product & _LOW32 < bound:
+        threshold = (_LOW32 + _ONE - bound) % bound
+        while product & _LOW32 < threshold:
+            state, bits = _next32(state)
+            product = bits * bound
+    return state, np.int64(product >> np.uint64(32))
+
+
 @njit(cache=True)
 def random_playouts(neighbours, board_start, pawn_start, colour_start, swap_allowed_start, count, seed):
-    """Play ``count`` uniformly random games from the given position.
+    """Play ``count`` uniformly random games from the given position; the swap, while
+    allowed, is one more candidate move (and a ply). The games are a function of ``seed``
+    (splitmix64, this module's own generator; numba's global one is left alone).
 
     Returns (total plies, black wins)."""
-    np.random.seed(seed)
+    cell_lines, cell_at, empty_lines = line_tables(neighbours)
     cells = board_start.shape[0]
-    board = np.empty(cells, np.int8)
-    buffer = np.empty(cells, np.int16)
+    start_lines = occupancy(board_start, cell_lines, empty_lines)
+    occupied = start_lines.copy()
+    board = board_start.copy()
+    state = np.uint64(seed)
     total_plies = 0
     black_wins = 0
     for _ in range(count):
+        occupied[:] = start_lines
         board[:] = board_start
-        pawn = pawn_start
+        pawn = np.int64(pawn_start)
         colour = colour_start
         swap_allowed = swap_allowed_start
+        if pawn < 0:  # the opening stone goes anywhere
+            state, pawn = random_below(state, cells)
+            _place(occupied, board, cell_lines, pawn, colour)
+            colour = 3 - colour
+            swap_allowed = True
+            total_plies += 1
         while True:
-            n = targets(board, neighbours, pawn, buffer)
+            runs = _runs(occupied, cell_lines, pawn)
+            n = runs[0] + runs[1] + runs[2] + runs[3] + runs[4] + runs[5]
             if n == 0:
                 break
             total_plies += 1
             if swap_allowed:
                 swap_allowed = False
-                if np.random.randint(0, n + 1) == n:
+                state, k = random_below(state, n + 1)
+                if k == n:
                     continue  # swap: White stays to move
-                pick = buffer[np.random.randint(0, n)]
             else:
-                pick = buffer[np.random.randint(0, n)]
-            swap_allowed = pawn < 0
-            board[pick] = colour
-            pawn = pick
+                state, k = random_below(state, n)
+            pawn = _kth_target(cell_lines, cell_at, pawn, k, runs)
+            _place(occupied, board, cell_lines, pawn, colour)
             colour = 3 - colour
         black, white = points(board, neighbours, pawn)
         if black > white:
