@@ -65,3 +65,32 @@ class Server:
         if self.process.poll() is None:
             self.process.kill()
         self.process.wait(20)
+
+
+class InProcessServer:
+    """The web app served by uvicorn in a thread of the test process, for what a separate
+    process cannot be given: here, an injected ``clock`` that the test moves on by days
+    (``create_app``'s keyword arguments pass through)."""
+
+    def __init__(self, db: str, **app_options):
+        import time
+
+        import uvicorn
+
+        from ludothek.web import create_app
+
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        app = create_app(db, **{"bot_executor": "thread", "warm": False, **app_options})
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        until = time.monotonic() + READY_TIMEOUT
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > until:
+                raise AssertionError("the in-process server did not start")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(30)

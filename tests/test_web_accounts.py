@@ -110,10 +110,10 @@ def legal(view):
 # ---------------------------------------------------------------------------- signing up, in and out
 def test_sign_up_log_out_and_in_again(client):
     alice = Device(client)
-    assert alice.me() == {"user": None, "csrf": None}
+    assert alice.me() == {"user": None, "csrf": None, "your_turn": 0}
     answer = alice.signup("Alice").json()
     assert answer["user"] == {"name": "Alice"} and answer["csrf"] == csrf_for(alice.session)
-    assert alice.me() == {"user": {"name": "Alice"}, "csrf": alice.csrf}
+    assert alice.me() == {"user": {"name": "Alice"}, "csrf": alice.csrf, "your_turn": 0}
     first = alice.session
     assert alice.post("/api/logout").status_code == 200
     assert alice.session is None and alice.me()["user"] is None

@@ -40,11 +40,11 @@ def schema_diff(engine) -> list:
 def test_a_fresh_database_gets_the_schema_of_store_metadata(engine):
     assert migrations.current(engine) is None
     migrations.upgrade(engine)
-    assert migrations.current(engine) == migrations.head() == "0005"
+    assert migrations.current(engine) == migrations.head() == "0006"
     # empty once store.py's tables match the newest revision
     assert schema_diff(engine) == []
     migrations.upgrade(engine)  # up to date: nothing to do
-    assert migrations.current(engine) == "0005"
+    assert migrations.current(engine) == "0006"
 
 
 def test_a_database_from_before_migrations_is_stamped_and_upgraded(engine):
@@ -57,7 +57,7 @@ def test_a_database_from_before_migrations_is_stamped_and_upgraded(engine):
         ))
     assert migrations.current(engine) is None
     migrations.upgrade(engine)
-    assert migrations.current(engine) == "0005"
+    assert migrations.current(engine) == "0006"
     with engine.connect() as conn:
         assert conn.execute(text("SELECT id, creator FROM games")).all() == [("g1", None)]
     assert schema_diff(engine) == []
@@ -147,7 +147,7 @@ def test_a_sqlite_database_of_the_previous_version_upgrades_in_place(tmp_path):
     before.dispose()
     app = create_app(str(path), bot_executor="thread", rate_limits="off", warm=False)
     with TestClient(app) as client:
-        assert migrations.current(app.state.store.engine) == "0005"
+        assert migrations.current(app.state.store.engine) == "0006"
         hotseat, online, bot = old["hotseat"], old["online"], old["bot"]
         games = {g["id"]: g for g in client.get("/api/games?limit=10").json()["games"]}
         assert set(games) == {hotseat["id"], online["id"], bot["id"]}
@@ -167,6 +167,61 @@ def test_a_sqlite_database_of_the_previous_version_upgrades_in_place(tmp_path):
         seen = client.get(f"/api/games/{online['id']}").json()  # the cookie alone
         assert seen["you"] == [0] and seen["game"]["plies"] == online["plies"]
         assert seen["game"]["seats"][0]["name"] == "oldtimer"
+    engine = create_engine(f"sqlite:///{path}")
+    try:
+        assert schema_diff(engine) == []
+    finally:
+        engine.dispose()
+
+
+def test_a_sqlite_database_with_accounts_upgrades_to_ratings_and_the_lobby(tmp_path):
+    """tests/data/web-0005.sqlite was made by the web app with accounts, before ratings, the
+    lobby and correspondence (see web-0005.json): the server upgrades it in place, tells the
+    player whose turn it is in the game that was on (a column the old schema did not have),
+    and the game plays on."""
+    import json
+    import shutil
+    import warnings
+
+    pytest.importorskip("httpx")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    from ludothek.web import create_app
+
+    data = Path(__file__).parent / "data"
+    old = json.loads((data / "web-0005.json").read_text())
+    path = tmp_path / "old.sqlite3"
+    shutil.copy(data / "web-0005.sqlite", path)
+    before = create_engine(f"sqlite:///{path}")
+    assert migrations.current(before) == old["revision"] == "0005"
+    before.dispose()
+    online = old["online"]
+    app = create_app(str(path), bot_executor="thread", rate_limits="off", warm=False)
+    with TestClient(app) as first, TestClient(app) as second:
+        assert migrations.current(app.state.store.engine) == "0006"
+        to_move = online["to_seat"]
+        clients = [first, second]
+        for seat, client in enumerate(clients):
+            logged = client.post("/api/login", json={"name": online["names"][seat], "password": online["passwords"][seat]})
+            assert logged.status_code == 200, logged.text
+            client.headers["X-CSRF-Token"] = logged.json()["csrf"]
+            me = client.get("/api/me").json()
+            assert me["your_turn"] == (1 if seat == to_move else 0)
+            mine = client.get("/api/games?mine=1").json()["games"]
+            entry = {g["id"]: g for g in mine}[online["id"]]
+            assert entry["your_turn"] is (seat == to_move) and entry["rated"] is False
+            if seat == to_move:  # the game where it is his turn comes first
+                assert mine[0]["id"] == online["id"]
+        view = clients[to_move].get(f"/api/games/{online['id']}").json()
+        assert view["you"] == [to_move] and view["game"]["plies"] == online["plies"]
+        moved = clients[to_move].post(f"/api/games/{online['id']}/move", json={"move": view["game"]["moves"][0]["move"]})
+        assert moved.status_code == 200, moved.text
+        assert [client.get("/api/me").json()["your_turn"] for client in clients] == [
+            int(seat != to_move) for seat in (0, 1)]
+        clocked = first.get(f"/api/games/{old['clocked']['id']}").json()["game"]
+        assert clocked["clock"]["initial"] == 300000 and clocked["rated"] is False
     engine = create_engine(f"sqlite:///{path}")
     try:
         assert schema_diff(engine) == []
@@ -216,7 +271,7 @@ def test_processes_starting_at_once_migrate_once(backend, request, tmp_path):
         assert process.returncode == 0, err
     engine = create_engine(url)
     try:
-        assert migrations.current(engine) == "0005"
+        assert migrations.current(engine) == "0006"
         with engine.connect() as conn:
             assert conn.execute(text("SELECT count(*) FROM alembic_version")).scalar() == 1
         assert schema_diff(engine) == []

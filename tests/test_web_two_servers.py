@@ -115,3 +115,34 @@ def test_concurrent_moves_of_one_seat_on_both_servers(servers):
     record = httpx.get(f"{a}/api/games/{game_id}/record", timeout=10).text
     replayed = ludothek.loads(record).replay()
     assert replayed.move_texts == history
+
+
+def test_a_seek_posted_on_one_server_is_accepted_on_the_other_and_starts_for_both(servers):
+    """The lobby is the database's: B's lobby page sees A's seek; when B's visitor accepts, the
+    author's page on A hears ``started`` (A looks at the lobby every 1.5 s)."""
+    (a, port_a), (b, port_b) = servers
+
+    async def main() -> None:
+        async with websockets.connect(f"ws://127.0.0.1:{port_a}/ws/lobby") as author, \
+                websockets.connect(f"ws://127.0.0.1:{port_b}/ws/lobby") as watcher, \
+                httpx.AsyncClient(timeout=10) as client:
+            assert json.loads(await author.recv())["type"] == "lobby"
+            assert json.loads(await watcher.recv())["seeks"] == []
+            posted = (await client.post(f"{a}/api/seeks", json={"game": "trike", "options": {"size": 7}})).json()
+            await author.send(json.dumps({"type": "own", "seek": posted["seek"]["id"], "token": posted["token"]}))
+            while True:  # B's page gets the new list
+                message = json.loads(await asyncio.wait_for(watcher.recv(), timeout=5))
+                if message["type"] == "lobby" and message["seeks"]:
+                    break
+            assert [s["id"] for s in message["seeks"]] == [posted["seek"]["id"]]
+            accepted = (await client.post(f"{b}/api/seeks/{posted['seek']['id']}/accept", json={})).json()
+            while True:
+                message = json.loads(await asyncio.wait_for(author.recv(), timeout=5))
+                if message["type"] == "started":
+                    break
+            assert message == {"type": "started", "seek": posted["seek"]["id"], "game": accepted["id"]}
+            seat = (await client.get(f"{a}/api/games/{accepted['id']}",
+                                     headers={"X-Ludothek-Token": posted["token"]})).json()["you"]
+            assert seat == [1 - accepted["seats"][0]]
+
+    asyncio.run(main())

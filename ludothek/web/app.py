@@ -50,6 +50,8 @@ from .guard import (
     session_secret,
 )
 from .hub import Hub, state_message
+from .lobby import Lobby
+from . import players
 from .notify import PgListener
 from .runner import Runner
 from .service import GameService, WebError, bot_levels, game_catalog
@@ -136,8 +138,8 @@ def _me(account: Account | None, secret: str | None) -> dict[str, Any]:
     """What a page knows of its player: ``user`` ({"name"} or None) and the session's
     ``csrf`` token, which it sends as X-CSRF-Token with every change."""
     if account is None or not secret:
-        return {"user": None, "csrf": None}
-    return {"user": {"name": account.name}, "csrf": csrf_for(secret)}
+        return {"user": None, "csrf": None, "your_turn": 0}
+    return {"user": {"name": account.name}, "csrf": csrf_for(secret), "your_turn": 0}
 
 
 def _client_key(scope: Any) -> str:
@@ -159,18 +161,22 @@ def _handler(function: Any) -> Any:
 # ---------------------------------------------------------------------------- the app
 def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync: str = "full",
                rate_limits: str | None = None, claim_after: float = 72 * 3600, bot_cap: int = 8,
-               warm: bool = True, login_limits: str | None = None, password_hasher: Any = None) -> Starlette:
+               warm: bool = True, login_limits: str | None = None, password_hasher: Any = None,
+               clock: Any = time.time, sweep: float = 30.0, lobby_interval: float = 1.5) -> Starlette:
     """``rate_limits``: see :class:`~.guard.RateLimits` (``"off"`` lifts them);
     ``claim_after``: seconds before an absent player's game can be claimed; ``bot_cap``: live
     games against bots per client address (0: no cap); ``login_limits``: see
     :class:`~.guard.LoginLimits`; ``password_hasher``: an argon2 ``PasswordHasher`` (default:
-    argon2-cffi's own parameters)."""
+    argon2-cffi's own parameters); ``clock``: the time now for the games' clocks and deadlines
+    (tests inject one); ``sweep``: seconds between looks for games out of time;
+    ``lobby_interval``: seconds between looks at the lobby for changes made elsewhere."""
     limits = RateLimits(rate_limits)
     store = Store(db, sqlite_sync=sqlite_sync)
-    service = GameService(store, claim_after=claim_after, bot_cap=bot_cap)
+    service = GameService(store, claim_after=claim_after, bot_cap=bot_cap, clock=clock)
     accounts = Accounts(store, LoginLimits(login_limits), password_hasher)
     hub = Hub()
     runner = Runner(service, hub, bot_executor)
+    lobby = Lobby(store, service, clock)
 
     # ------------------------------------------------------------------ pages
     async def page(request: Request) -> Response:
@@ -186,7 +192,10 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     async def me(request: Request) -> Response:
         secret = request.cookies.get(SESSION_COOKIE)
         account = await viewer(request)
-        response = _json(_me(account, secret))
+        answer = _me(account, secret)
+        if account is not None:
+            answer["your_turn"] = len((await asyncio.to_thread(store.turns_of, [account.id]))[account.id])
+        response = _json(answer)
         if secret and account is None:  # an ended session: the browser may forget it
             _end_session(response, request)
         return response
@@ -293,14 +302,22 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
             raise WebError(400, TEXTS("limit_offset")) from None
         if not 0 <= offset <= MAX_OFFSET:
             raise WebError(400, TEXTS("offset_range", limit=MAX_OFFSET))
-        user = None
-        if request.query_params.get("mine") not in (None, "", "0"):  # the games of the logged-in player
+        user = me = None
+        params = request.query_params
+        if params.get("mine") not in (None, "", "0"):  # the games of the logged-in player, his turn first
             account = await viewer(request)
             if account is None:
                 raise WebError(401, TEXTS("login_needed"))
-            user = account.id
-        rows = await asyncio.to_thread(store.list_games, status, limit, offset, user)
-        return _json({"games": [service.summary(r) for r in rows]})
+            user = me = account.id
+        elif params.get("player"):
+            user = await asyncio.to_thread(players.user_id, store, params["player"])
+            if user is None:
+                return _json({"games": []})
+        game = params.get("game") or None
+        if game is not None:
+            game_spec(game)  # an unknown game is a clear 400, not an empty list
+        rows = await asyncio.to_thread(store.list_games, status, limit, offset, user, game, None, me is not None)
+        return _json({"games": [service.summary(r, me) for r in rows]})
 
     @_handler
     async def create_game(request: Request) -> Response:
@@ -375,6 +392,77 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         view = await service.get_view(created["id"], check=False)
         await runner.changed(created["id"], view)
         return _json({**created, "game": view})
+
+    # ------------------------------------------------------------------ lobby and players
+    @_handler
+    async def lobby_list(request: Request) -> Response:
+        return _json(await lobby.listing(await viewer(request)))
+
+    @_handler
+    async def post_seek(request: Request) -> Response:
+        body = server_fields_only(await _body(request))
+        return _json(await lobby.post(body, await viewer(request), _client_key(request.scope)), 201)
+
+    @_handler
+    async def cancel_seek(request: Request) -> Response:
+        await lobby.cancel(request.path_params["id"], _token(request), await viewer(request))
+        return _json({"ok": True})
+
+    @_handler
+    async def accept_seek(request: Request) -> Response:
+        body = await _body(request)
+        created = await lobby.accept(request.path_params["id"], _token(request, body), await viewer(request))
+        view = await service.get_view(created["id"], check=False)
+        runner.after_change(created["id"], view)
+        return _json({**created, "game": view})
+
+    @_handler
+    async def player(request: Request) -> Response:
+        name = request.path_params["name"]
+        found = await asyncio.to_thread(players.profile, store, name) if len(name) <= 40 else None
+        if found is None:
+            raise WebError(404, TEXTS("user_unknown", user=name[:40]))
+        return _json(found)
+
+    @_handler
+    async def leaderboard(request: Request) -> Response:
+        game = game_spec(request.path_params["game"]).name
+        return _json({"game": game, "players": await asyncio.to_thread(players.leaderboard, store, game)})
+
+    async def lobby_socket(ws: WebSocket) -> None:
+        lang = language_of(ws.query_params.get("lang") or ws.headers.get("accept-language"))
+        await ws.accept()
+        user = await accounts.session(session_secret(ws.scope)) if same_origin(ws.scope) else None
+        await lobby.connect(ws, user)
+        try:
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                reply = await _lobby_message(ws, message.get("text") or message.get("bytes") or "", lang)
+                await ws.send_text(reply.decode())
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await lobby.disconnect(ws)
+
+    async def _lobby_message(ws: WebSocket, raw: str | bytes, lang: str) -> bytes:
+        ref = None
+        try:
+            if len(raw) > MAX_WS_MESSAGE:
+                raise WebError(413, TEXTS("message_too_large", limit=MAX_WS_MESSAGE))
+            data = parse_json_object(raw, TEXTS("ws_message"))
+            ref = data.get("ref") if isinstance(data.get("ref"), (int, str)) else None
+            if data.get("type") == "ping":
+                return orjson.dumps({"type": "pong", "ref": ref})
+            if data.get("type") != "own":
+                raise WebError(400, TEXTS("unknown_type", value=str(data.get("type"))[:30], types="own, ping"))
+            await lobby.own(ws, data.get("seek"), data.get("token"))
+            return orjson.dumps({"type": "ok", "ref": ref})
+        except WebError as exc:
+            return orjson.dumps({"type": "error", "status": exc.status, **_error_fields(exc, lang), "ref": ref})
+        except LudothekError as exc:
+            return orjson.dumps({"type": "error", "status": 400, **_error_fields(exc, lang), "ref": ref})
 
     @_handler
     async def record(request: Request) -> Response:
@@ -466,7 +554,11 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
                 await runner.pool.ready()
             except Exception:  # noqa: BLE001 - bots may still work; they would only start slowly
                 log.warning("the bot workers are not warm yet", exc_info=True)
-        background = [asyncio.create_task(runner.housekeeping())]
+        filled = await service.backfill()
+        if filled:
+            log.info("filled in the turn, deadline and winner of %d older games", filled)
+        background = [asyncio.create_task(task) for task in (
+            runner.housekeeping(), runner.deadlines(sweep), lobby.run(lobby_interval))]
         listener = None
         if store.is_postgres:
             listener = PgListener(store.url, runner.elsewhere, resync)
@@ -496,6 +588,10 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         Route("/rules", page),
         Route("/rules/{game}", page),
         Route("/login", page),
+        Route("/lobby", page),
+        Route("/players/{name}", page),
+        Route("/leaderboard", page),
+        Route("/leaderboard/{game}", page),
         Route("/api/me", me, methods=["GET"]),
         Route("/api/me/games", claim_seats, methods=["POST"]),
         Route("/api/signup", signup, methods=["POST"]),
@@ -504,6 +600,12 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         Route("/api/catalog", catalog),
         Route("/api/i18n", messages),
         Route("/api/rules/{game}", rules),
+        Route("/api/lobby", lobby_list, methods=["GET"]),
+        Route("/api/seeks", post_seek, methods=["POST"]),
+        Route("/api/seeks/{id}", cancel_seek, methods=["DELETE"]),
+        Route("/api/seeks/{id}/accept", accept_seek, methods=["POST"]),
+        Route("/api/users/{name}", player, methods=["GET"]),
+        Route("/api/leaderboard/{game}", leaderboard, methods=["GET"]),
         Route("/api/geometry/{game}", geometry),
         Route("/api/preview", preview),
         Route("/api/games", list_games, methods=["GET"]),
@@ -521,6 +623,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         Route("/api/games/{id}/rematch", rematch, methods=["POST"]),
         *analysis_routes(service, runner.pool, _handler),
         WebSocketRoute("/ws/games/{id}", live),
+        WebSocketRoute("/ws/lobby", lobby_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     middleware = [Middleware(SecurityHeaders), Middleware(CsrfGuard), Middleware(RateLimitMiddleware, limits=limits)]
@@ -529,4 +632,5 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     app.state.service = service
     app.state.accounts = accounts
     app.state.runner = runner
+    app.state.lobby = lobby
     return app

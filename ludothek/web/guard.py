@@ -109,6 +109,8 @@ def _ipv6_network(host: str) -> str:
 
 def http_kind(method: str, path: str) -> str | None:
     """Which limit an HTTP request counts against, or None."""
+    if method == "POST" and path.startswith("/api/seeks"):  # a seek, or accepting one, makes a game
+        return "create"
     if method != "POST" or not path.startswith("/api/games"):
         return None
     if path == "/api/games" or path == "/api/games/":

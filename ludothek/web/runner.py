@@ -46,8 +46,8 @@ class Runner:
         if old is not None:
             old.cancel()
         clock = view.get("clock")
-        if not clock or clock.get("running") is None or view["status"] != "ongoing":
-            return
+        if not clock or clock.get("running") is None or view["status"] != "ongoing" or "days" in clock:
+            return  # correspondence deadlines are days away: the sweep (deadlines) ends those games
         delay = clock["remaining"][clock["running"]] / 1000 + 0.05
         loop = asyncio.get_running_loop()
         self.timers[game_id] = loop.call_later(delay, lambda: self.spawn(self._flag(game_id)))
@@ -123,6 +123,17 @@ class Runner:
                     await self.elsewhere(game_id)
                 except Exception:
                     log.exception("polling game %s failed", game_id)
+
+    async def deadlines(self, interval: float = 30) -> None:
+        """End the games whose time ran out where no timer of this process watched them
+        (correspondence, games of other processes, games from before a restart)."""
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                for game_id in await self.service.flag_overdue():
+                    await self.changed(game_id, await self.service.get_view(game_id, check=False))
+            except Exception:
+                log.exception("ending games out of time failed")
 
     async def housekeeping(self, interval: float = 3600) -> None:
         while True:

@@ -24,49 +24,19 @@ from .. import i18n
 from ..core import fairdice
 from ..core.errors import IllegalMove, LudothekError
 from ..core.messages import Message, colour
-from ..core.protocol import CHANCE, TERMINAL, GameState, RecordEntry
+from ..core.protocol import CHANCE, GameState, RecordEntry
 from ..core.record import Record, dumps
 from ..core.registry import game_class, game_spec, games
+from . import clocks
 from .boards import Adapter, adapter, legal_move_infos
+from .errors import WebError
 from .store import Account, Conflict, GameRow, Store, Write, hash_token
 from .texts import TEXTS
 
 MAX_MOVE_TEXT = 80
-MAX_CLOCK_MINUTES = 180
-MAX_INCREMENT_SECONDS = 180
 #: changes retried when another server process wrote first
 RETRIES = 3
 _system_random = random.SystemRandom()
-
-
-class WebError(Exception):
-    """A clean error for the client: an HTTP status and a message.
-
-    ``message`` is a keyed :class:`~ludothek.core.messages.Message` (or a
-    :class:`~ludothek.core.errors.LudothekError`, whose message it takes over, key and all);
-    :meth:`text` gives it in a language, ``key`` names it (``web.not_your_turn``, or a game's
-    key; None for a plugin's plain string). The attribute ``message`` stays
-    the English text, as before."""
-
-    def __init__(self, status: int, message: Message | LudothekError | str):
-        if isinstance(message, LudothekError):
-            message = message.message
-        super().__init__(str(message))
-        self.status = status
-        self.keyed = message
-        self.message = str(message)
-
-    @property
-    def key(self) -> str | None:
-        return self.keyed.key if isinstance(self.keyed, Message) else None
-
-    def text(self, lang: str = "en") -> str:
-        """The message in ``lang`` (``en`` or ``de``)."""
-        return self.keyed.text(lang) if isinstance(self.keyed, Message) else str(self.keyed)
-
-
-def now() -> float:
-    return time.time()
 
 
 class Live:
@@ -143,10 +113,11 @@ def _agent_plays(spec: str, game: str) -> bool:
 
 class GameService:
     def __init__(self, store: Store, cache_size: int = 4096, claim_after: float = 3 * 24 * 3600,
-                 bot_cap: int = 8):
+                 bot_cap: int = 8, clock: Callable[[], float] = time.time):
         """``claim_after``: seconds an online game without a clock waits for the player to
         move before the other may claim the win; ``bot_cap``: live games against bots per
-        client address."""
+        client address; ``clock``: the time now (tests inject one that jumps days)."""
+        self.now = clock
         self.store = store
         self.cache_size = cache_size
         self.claim_after = claim_after
@@ -220,11 +191,10 @@ class GameService:
         async with live.lock:
             for _ in range(RETRIES):
                 await self._refresh(live)
-                if live.row.status != "ongoing" or not live.row.clock or not _flag_fell(live.row, live.state):
-                    break
                 loser = live.state.current_player()
-                live.row.clock["remaining"][loser] = 0
-                live.row.clock["since"] = None
+                if live.row.status != "ongoing" or not clocks.flag_fell(live.row.clock, loser, self.now()):
+                    break
+                clocks.flag(live.row.clock, loser)
                 self._finish(live.row, live.state, winner_seat=1 - loser, termination="time")
                 try:
                     await self._commit(live)
@@ -258,8 +228,10 @@ class GameService:
         row.ply = state.ply
         kept = row.moves[: truncate_to if truncate_to is not None else len(row.moves)]
         row.turns = sum(1 for m in kept if m[2] != -1) + sum(1 for m in appended if m[2] != -1)
+        _bookkeeping(row, state)
         try:
-            await self.store.commit(Write(row, row.version, list(appended), truncate_to))
+            await self.store.commit(Write(row, row.version, list(appended), truncate_to,
+                                          rate=_rating_due(row, state, kept + list(appended))))
         except BaseException:
             live.stale = True
             raise
@@ -267,22 +239,13 @@ class GameService:
 
     # ------------------------------------------------------------------ creating
     async def create(self, spec: Any, client: str | None = None, rematch_of: str | None = None,
-                     user: Account | None = None, owners: list[Account | None] | None = None) -> dict[str, Any]:
+                     user: Account | None = None, owners: list[Account | None] | None = None,
+                     paired: tuple[str, str] | None = None) -> dict[str, Any]:
         """A new game; ``user``, if logged in, owns the seats the new token holds (``owners``:
-        the owner of each seat instead, for a rematch)."""
-        if not isinstance(spec, dict):
-            raise WebError(400, TEXTS("not_object", what=TEXTS("request_body")))
-        name = spec.get("game")
-        if not isinstance(name, str):
-            raise WebError(400, TEXTS("name_game", example='{"game": "<name>", ...}', games=", ".join(games())))
-        try:
-            cls = game_class(name)
-        except LudothekError as exc:
-            raise WebError(400, exc) from None
-        options = spec.get("options") or {}
-        if not isinstance(options, dict):
-            raise WebError(400, TEXTS("options_object"))
-        options = {str(k): v for k, v in options.items() if v is not None and v != ""}
+        the owner of each seat instead, for a rematch or a pairing). ``paired``: (game id, the
+        token hash of the other seat) for a game the lobby paired: it starts at once, with no
+        invite."""
+        cls, options = game_and_options(spec)
         opponent = spec.get("opponent", "hotseat")
         if opponent not in ("hotseat", "bot", "friend"):
             raise WebError(400, TEXTS("choice", field="opponent", a="hotseat", b="bot", c="friend",
@@ -299,19 +262,18 @@ class GameService:
             raise WebError(400, TEXTS("position_text"))
         tags: dict[str, str] = {"_start": start}
         # every roll of the game, the one for the first move included, follows from this secret
-        game_id, dice_secret = secrets.token_urlsafe(9), fairdice.new_secret()
+        game_id = paired[0] if paired else secrets.token_urlsafe(9)
+        dice_secret = fairdice.new_secret()
         has_first = any(o.name == "first" for o in cls.OPTIONS)
         if has_first and start != "fixed" and position is None and "first" not in options:
             first, rolls = fairdice.roll_first(cls.colours, start, dice_secret, game_id)
             options["first"] = first
             tags[fairdice.TAG_START_ROLL] = f"{start}: {rolls}"
-        try:
-            state = cls(position, **options)
-        except LudothekError as exc:
-            raise WebError(400, exc) from None
-        except (TypeError, ValueError) as exc:
-            raise WebError(400, TEXTS("bad_options", game=cls.name, error=str(exc))) from None
-        clock = _clock_spec(spec.get("clock"))
+        state = new_state(cls, position, options)
+        clock = clocks.parse(spec.get("clock"))
+        rated = rated_arg(spec)
+        if rated:
+            _check_rated(opponent, position, [user] if owners is None else owners)
         agent = None
         if opponent == "bot":
             agent = spec.get("bot", "random")
@@ -319,7 +281,7 @@ class GameService:
             if agent not in offered:  # an open-ended agent spec could hold a worker for minutes
                 raise WebError(400, TEXTS("bad_bot", bots=", ".join(offered), game=cls.name, value=str(agent)[:40]))
             if client is not None and self.bot_cap:
-                live_games = await asyncio.to_thread(self.store.live_bot_games, client, now() - 3600)
+                live_games = await asyncio.to_thread(self.store.live_bot_games, client, self.now() - 3600)
                 if live_games >= self.bot_cap:
                     raise WebError(429, TEXTS("bot_cap", count=live_games, cap=self.bot_cap))
         token = secrets.token_urlsafe(24)
@@ -335,15 +297,18 @@ class GameService:
             seats[1 - seat] = {"kind": "bot", "agent": agent}
         else:
             token_hashes[seat] = digest
-            invite = secrets.token_urlsafe(18)
-        created = now()
+            if paired:
+                token_hashes[1 - seat] = paired[1]
+            else:
+                invite = secrets.token_urlsafe(18)
+        created = self.now()
         row = GameRow(
             id=game_id, game=cls.name, options=dict(state.options), position=state.setup_position,
             mode=mode, seats=seats, token0=token_hashes[0], token1=token_hashes[1],
             invite=hash_token(invite) if invite else None,
-            status="waiting" if mode == "online" else "ongoing", result="*", termination=None, tags=tags,
+            status="waiting" if invite else "ongoing", result="*", termination=None, tags=tags,
             clock=clock, version=0, ply=0, turns=0, rematch_of=rematch_of, rematch=None,
-            created=created, updated=created, creator=client, dice_secret=dice_secret,
+            created=created, updated=created, creator=client, dice_secret=dice_secret, rated=rated,
         )
         if row.clock and row.status == "ongoing":
             row.clock["since"] = created
@@ -354,6 +319,7 @@ class GameService:
         appended: list[tuple[int, str, int, float]] = []
         self._settle(row, state, appended)
         row.ply, row.moves = state.ply, appended
+        _bookkeeping(row, state)
         await self.store.commit(Write(row, None, list(appended)))
         self.games[row.id] = Live(row, state)
         answer = {"id": row.id, "token": token, "seats": [s for s in (0, 1) if token_hashes[s] == digest]}
@@ -372,6 +338,8 @@ class GameService:
                 raise WebError(409, TEXTS("no_open_seat"))
             if hash_token(invite) != row.invite:
                 raise WebError(403, TEXTS("invite_wrong"))
+            if row.rated and user is None:
+                raise WebError(401, TEXTS("rated_join_login"))
             seat = 0 if row.token0 is None else 1
             token = secrets.token_urlsafe(24)
             if seat == 0:
@@ -382,7 +350,7 @@ class GameService:
             row.status = "ongoing"
             _own(row, seat, user)
             if row.clock:
-                row.clock["since"] = now()
+                row.clock["since"] = self.now()
             await self._commit(live)
             return {"id": row.id, "token": token, "seats": [seat]}
 
@@ -432,11 +400,10 @@ class GameService:
         if state.current_player() != mover:
             raise WebError(409, TEXTS("not_your_turn", colour=colour(str(state.to_move))))
         start = state.ply
-        at = now()
+        at = self.now()
         clock = row.clock if row.clock and row.clock.get("since") is not None else None
-        if clock is not None and clock["remaining"][mover] - int((at - clock["since"]) * 1000) <= 0:
-            clock["remaining"][mover] = 0
-            clock["since"] = None
+        if clock is not None and clocks.flag_fell(clock, mover, at):
+            clocks.flag(clock, mover)
             self._finish(row, state, winner_seat=1 - mover, termination="time")
             await self._commit(live)
             raise WebError(409, TEXTS("time_ran_out"))
@@ -450,8 +417,7 @@ class GameService:
             _rewind(state, start)
             raise WebError(400, exc) from None
         if clock is not None:
-            clock["remaining"][mover] += clock["increment"] - int((at - clock["since"]) * 1000)
-            clock["since"] = at
+            clocks.moved(clock, mover, at)
         appended = [(*state.played(ply), mover, at) for ply in range(start, state.ply)]
         row.offer = None  # a move answers any pending takeback or draw offer
         self._settle(row, state, appended)
@@ -470,7 +436,7 @@ class GameService:
                 action = _system_random.choices(actions, weights)[0]
             ply = state.ply
             state.play(int(action))
-            appended.append((*state.played(ply), -1, now()))
+            appended.append((*state.played(ply), -1, self.now()))
         if state.is_over() and row.status != "over":
             self._finish(row, state, winner_seat=None, termination="rules")
 
@@ -565,7 +531,7 @@ class GameService:
         _rewind(state, cut)
         row.offer = None
         if row.clock:
-            row.clock["since"] = now()
+            row.clock["since"] = self.now()
         appended: list[tuple[int, str, int, float]] = []
         if state.current_player() == CHANCE:  # never expected: a person acted here
             self._settle(row, state, appended)
@@ -665,7 +631,7 @@ class GameService:
         this game has no such claim (not online, a clock, or not ongoing)."""
         if row.mode != "online" or row.clock or row.status != "ongoing":
             return None
-        return round(max(0.0, row.updated + self.claim_after - now()), 1)
+        return round(max(0.0, row.updated + self.claim_after - self.now()), 1)
 
     async def claim(self, game_id: str, token: Any, present: Callable[[str, int], bool] | None = None,
                     user: Account | None = None) -> Live:
@@ -713,8 +679,8 @@ class GameService:
             }
             if row.mode == "bot":
                 spec["bot"] = row.seats[1 - mine]["agent"]
-            if row.clock:
-                spec["clock"] = {"minutes": row.clock["initial"] / 60000, "increment": row.clock["increment"] / 1000}
+            spec["clock"] = clocks.setting(row.clock)
+            spec["rated"] = row.rated
             owners: list[Account | None] = [None, None]
             owners[seat_of_creator] = _owner(row, mine)
             if row.mode != "bot":  # online: the seat reserved for the other player is his account's
@@ -754,7 +720,7 @@ class GameService:
                         new.row.token1 = hash_token(fresh_token)
                     new.row.status = "ongoing"
                     if new.row.clock:
-                        new.row.clock["since"] = now()
+                        new.row.clock["since"] = self.now()
                     await self._commit(new)
                     return {"id": new.row.id, "token": fresh_token, "seats": [seat]}
             owned = new.row.seats_of(None, user.id) if user is not None else []
@@ -766,7 +732,7 @@ class GameService:
 
     async def expire_waiting(self, older_than: float = 24 * 3600) -> int:
         """End the online games nobody joined within ``older_than`` seconds."""
-        ids = await asyncio.to_thread(self.store.waiting_since, now() - older_than)
+        ids = await asyncio.to_thread(self.store.waiting_since, self.now() - older_than)
         ended = 0
         for game_id in ids:
             async def change(live: Live) -> bool:
@@ -781,6 +747,29 @@ class GameService:
             except WebError:
                 continue
         return ended
+
+    async def flag_overdue(self) -> list[str]:
+        """End the games whose player to move ran out of time by the server's clock (a
+        correspondence game whose deadline passed while nobody looked); their ids."""
+        ended = []
+        for game_id in await asyncio.to_thread(self.store.past_deadline, self.now()):
+            try:
+                async with self._locked(game_id, check=True) as live:  # it adjudicates the flag
+                    if live.row.status == "over":
+                        ended.append(game_id)
+            except WebError:
+                continue
+        return ended
+
+    async def backfill(self) -> int:
+        """Fill in the seat to move, the deadline and the winner of games made before the
+        database had them (schema 0006): replayed once, when a server starts."""
+        ids = await asyncio.to_thread(self.store.needs_bookkeeping)
+        for game_id in ids:
+            async with self._locked(game_id) as live:
+                _bookkeeping(live.row, live.state)
+                await asyncio.to_thread(self.store.set_bookkeeping, live.row)
+        return len(ids)
 
     # ------------------------------------------------------------------ views
     async def get_view(self, game_id: str, at: int | None = None, check: bool = True) -> dict[str, Any]:
@@ -803,7 +792,7 @@ class GameService:
         view = live._base
         if row.clock or view["claim_in"] is not None:  # the parts that change with time
             view = dict(view)
-            view["clock"] = _clock_view(row, live.state) if row.clock else None
+            view["clock"] = self._clock_view(row, live.state) if row.clock else None
             view["claim_in"] = self._claim_in(row)
         return view
 
@@ -855,7 +844,7 @@ class GameService:
             "threat": state.ply > 0 and ("^" in last_mark or "+" in last_mark),
             "threatened": ad.threatened(state, board),
             "score": state.score() if state.ply else None,
-            "clock": _clock_view(row, state) if row.clock else None,
+            "clock": self._clock_view(row, state) if row.clock else None,
             "tags": {k: v for k, v in row.tags.items() if not k.startswith("_")},
             "start_roll": start_roll_view(row.tags),
             "version": row.version,
@@ -864,17 +853,27 @@ class GameService:
             "open_seat": row.invite is not None,
             "claim_in": self._claim_in(row) if live_view else None,
             "dice": _dice_view(row),
+            "rated": row.rated,
+            "ratings": row.ratings,
             **self._table_view(row, state if live_view else None),
             "created": row.created,
             "updated": row.updated,
         }
 
+    def _clock_view(self, row: GameRow, state: GameState) -> dict[str, Any]:
+        player = state.current_player()
+        running = player if row.status == "ongoing" and player >= 0 else None
+        return clocks.view(row.clock, running, self.now())
+
     @staticmethod
-    def summary(row: GameRow) -> dict[str, Any]:
+    def summary(row: GameRow, user: int | None = None) -> dict[str, Any]:
+        """A game in a list; ``your_turn``: whether the account ``user`` is to move in it."""
         return {
             "id": row.id, "game": row.game, "mode": row.mode, "status": row.status, "result": row.result,
             "termination": row.termination, "plies": row.ply, "moves": row.turns, "seats": row.seats,
-            "options": row.options,
+            "options": row.options, "rated": row.rated, "clock": clocks.setting(row.clock), "deadline": row.deadline,
+            "your_turn": user is not None and row.mode == "online" and row.to_move is not None
+                         and row.user_of(row.to_move) == user,
             "created": row.created, "updated": row.updated,
         }
 
@@ -886,10 +885,16 @@ class GameService:
             label = info.get("agent") if info["kind"] == "bot" else info.get("name") or f"Player {seat + 1}"
             tags[state.seat_colour(seat).capitalize()] = str(label)
         tags.update({k: v for k, v in row.tags.items() if not k.startswith("_")})
+        if row.rated:  # as lichess writes them: the rating before the game and its change
+            tags["Event"] = "Rated game"
+            for seat, change in enumerate(row.ratings or []):
+                side = state.seat_colour(seat).capitalize()
+                tags[f"{side}Rating"] = str(round(change["before"]))
+                tags[f"{side}RatingDiff"] = f"{round(change['delta']):+d}"
         if row.termination and row.termination != "rules":
             tags["Termination"] = row.termination
         if row.clock:
-            tags["TimeControl"] = f"{row.clock['initial'] // 1000}+{row.clock['increment'] // 1000}"
+            tags["TimeControl"] = clocks.record_tag(row.clock)
         if row.dice_secret and _uses_dice(row):  # what `ludothek verify` checks the rolls with
             tags.update(fairdice.tags(row.id, row.dice_secret, reveal=row.status == "over"))
         result = row.result if row.status == "over" else "*"
@@ -897,6 +902,79 @@ class GameService:
 
 
 # ---------------------------------------------------------------------------- helpers
+def game_and_options(spec: Any) -> tuple[type[GameState], dict[str, Any]]:
+    """The game class and the options a client's ``{"game", "options"}`` names (empty
+    options left out), or the server's 400 error."""
+    if not isinstance(spec, dict):
+        raise WebError(400, TEXTS("not_object", what=TEXTS("request_body")))
+    name = spec.get("game")
+    if not isinstance(name, str):
+        raise WebError(400, TEXTS("name_game", example='{"game": "<name>", ...}', games=", ".join(games())))
+    try:
+        cls = game_class(name)
+    except LudothekError as exc:
+        raise WebError(400, exc) from None
+    options = spec.get("options") or {}
+    if not isinstance(options, dict):
+        raise WebError(400, TEXTS("options_object"))
+    return cls, {str(k): v for k, v in options.items() if v is not None and v != ""}
+
+
+def new_state(cls: type[GameState], position: str | None, options: dict[str, Any]) -> GameState:
+    """A game's state from a position and options, or the server's 400 error saying what is wrong."""
+    try:
+        return cls(position, **options)
+    except LudothekError as exc:
+        raise WebError(400, exc) from None
+    except (TypeError, ValueError) as exc:
+        raise WebError(400, TEXTS("bad_options", game=cls.name, error=str(exc))) from None
+
+
+def rated_arg(spec: dict[str, Any]) -> bool:
+    rated = spec.get("rated", False)
+    if not isinstance(rated, bool):
+        raise WebError(400, TEXTS("rated_bool"))
+    return rated
+
+
+def _bookkeeping(row: GameRow, state: GameState) -> None:
+    """The columns that let the database answer without replaying: the seat to move (for
+    "your turn"), when its time runs out (for the flag sweep) and the winning seat (for a
+    player's wins and losses)."""
+    player = state.current_player()
+    row.to_move = player if row.status == "ongoing" and player >= 0 else None
+    row.deadline = clocks.deadline(row.clock, row.to_move) if row.status == "ongoing" else None
+    row.winner = None
+    if row.status == "over":
+        winners = [seat for seat in (0, 1) if state.seat_colour(seat) == row.result]
+        row.winner = winners[0] if winners else -1 if row.result == "draw" else -2
+
+
+def _check_rated(opponent: str, position: Any, owners: list[Account | None]) -> None:
+    """A rated game is one between two accounts online from the game's start."""
+    if opponent != "friend":
+        raise WebError(400, TEXTS("rated_online"))
+    if position is not None:
+        raise WebError(400, TEXTS("rated_position"))
+    if not any(owners):
+        raise WebError(401, TEXTS("rated_login"))
+
+
+def _rating_due(row: GameRow, state: GameState, moves: list[tuple[int, str, int, float]]) -> tuple[int, int, float] | None:
+    """(account of seat 0, account of seat 1, seat 0's score) when this change ends a rated
+    game that both players have moved in (before that, as on lichess, a game ends unrated:
+    an opponent who never came is no result); None otherwise."""
+    if not row.rated or row.status != "over" or row.ratings is not None or row.user0 is None or row.user1 is None:
+        return None
+    if not {0, 1} <= {m[2] for m in moves}:
+        return None
+    if row.result == "draw":
+        score = 0.5
+    else:
+        score = 1.0 if row.result == state.seat_colour(0) else 0.0
+    return row.user0, row.user1, score
+
+
 def _own(row: GameRow, seat: int, account: Account | None) -> None:
     """Make ``account`` the owner of a seat (None: leave it a guest's seat). Its name goes on the
     seat (views, archive, records), except in a hot-seat game: two people share one screen
@@ -1047,44 +1125,9 @@ def _before(state: GameState, ply: int) -> GameState:
     return probe
 
 
-def _clock_view(row: GameRow, state: GameState) -> dict[str, Any]:
-    clock = row.clock or {}
-    remaining = list(clock["remaining"])
-    running = None
-    player = state.current_player()
-    if row.status == "ongoing" and clock.get("since") is not None and player >= 0:
-        running = player
-        remaining[player] = max(0, remaining[player] - int((now() - clock["since"]) * 1000))
-    return {"initial": clock["initial"], "increment": clock["increment"], "remaining": remaining, "running": running}
-
-
-def _flag_fell(row: GameRow, state: GameState) -> bool:
-    clock = row.clock or {}
-    since = clock.get("since")
-    player = state.current_player()
-    if since is None or player < 0 or player == TERMINAL:
-        return False
-    return clock["remaining"][player] - (now() - since) * 1000 <= 0
-
-
 def _duration(seconds: float) -> Message:
     if seconds >= 7200:
         return TEXTS("duration_hours", n=f"{seconds / 3600:.0f}")
     if seconds >= 120:
         return TEXTS("duration_minutes", n=f"{seconds / 60:.0f}")
     return TEXTS("duration_seconds", n=f"{seconds:.0f}")
-
-
-def _clock_spec(spec: Any) -> dict[str, Any] | None:
-    if spec in (None, False, {}, ""):
-        return None
-    if not isinstance(spec, dict):
-        raise WebError(400, TEXTS("clock_spec", example='{"minutes": M, "increment": S}'))
-    minutes, increment = spec.get("minutes", 0), spec.get("increment", 0)
-    for name, value, top in (("minutes", minutes, MAX_CLOCK_MINUTES), ("increment", increment, MAX_INCREMENT_SECONDS)):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= top:
-            raise WebError(400, TEXTS("clock_range", field=name, top=top))
-    if minutes <= 0:
-        return None
-    initial = int(minutes * 60000)
-    return {"initial": initial, "increment": int(increment * 1000), "remaining": [initial, initial], "since": None}

@@ -38,6 +38,8 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    and_,
+    case,
     create_engine,
     event,
     func,
@@ -47,6 +49,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import StaticPool
 
+from ..ratings import Rating, rate_game
 from . import migrations
 from .notify import CHANNEL, is_postgres, payload
 
@@ -83,11 +86,61 @@ games_table = Table(
     # the accounts that own the seats (users.id; None: a guest's seat, held by its token alone)
     Column("user0", Integer, nullable=True),
     Column("user1", Integer, nullable=True),
+    Column("rated", Integer, nullable=False, default=0, server_default="0"),  # 1: a rated game (Glicko-2)
+    Column("to_move", Integer, nullable=True),  # the seat to move while the game is on
+    Column("deadline", Float, nullable=True),  # when the player to move runs out of time
+    Column("ratings", Text, nullable=True),  # JSON: each seat's rating change once a rated game ended
+    Column("winner", Integer, nullable=True),  # once over: the winning seat, -1 a draw, -2 no result
 )
 Index("games_status_updated", games_table.c.status, games_table.c.updated)
 Index("games_mode_status", games_table.c.mode, games_table.c.status)
 Index("games_user0", games_table.c.user0)
 Index("games_user1", games_table.c.user1)
+Index("games_deadline", games_table.c.deadline)
+
+#: each account's Glicko-2 rating per game (see :mod:`ludothek.ratings`)
+ratings_table = Table(
+    "ratings",
+    metadata,
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("game", String(32), primary_key=True),
+    Column("value", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+Index("ratings_game_value", ratings_table.c.game, ratings_table.c.value)
+
+#: every rating after every rated game, for the profile's chart
+rating_history_table = Table(
+    "rating_history",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("game_id", String(24), nullable=False),
+    Column("at", Float, nullable=False),
+    Column("value", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+)
+Index("rating_history_user", rating_history_table.c.user_id, rating_history_table.c.game, rating_history_table.c.at)
+
+#: the lobby's open seeks (:mod:`.lobby`); ``game_id`` is set when someone accepts one
+seeks_table = Table(
+    "seeks",
+    metadata,
+    Column("id", String(24), primary_key=True),
+    Column("user_id", Integer, nullable=True),  # the author's account (None: a guest)
+    Column("name", String(40), nullable=True),  # the author's name then
+    Column("token", String(64), nullable=False),  # sha256 of the author's seat token in the game to come
+    Column("spec", Text, nullable=False),  # JSON {"game", "options", "clock", "rated", "seat"}
+    Column("client", String(64), nullable=False),  # sha256 of the author's address (a guest's seeks are counted by it)
+    Column("created", Float, nullable=False),
+    Column("seen", Float, nullable=False),  # the author's page was last known to be open
+    Column("expires", Float, nullable=False),
+    Column("game_id", String(24), nullable=True),
+)
 
 #: accounts (optional: guests play with seat tokens alone), see :mod:`.accounts`
 users_table = Table(
@@ -187,6 +240,11 @@ class GameRow:
     offer: dict[str, Any] | None = None
     user0: int | None = None
     user1: int | None = None
+    rated: bool = False
+    to_move: int | None = None
+    deadline: float | None = None
+    ratings: list[dict[str, float]] | None = None
+    winner: int | None = None
     moves: list[tuple[int, str, int, float]] = field(default_factory=list)  # (action, text, seat, at)
 
     def token_hash(self, seat: int) -> str | None:
@@ -213,11 +271,11 @@ class Account:
     name: str
 
 
-_JSON_FIELDS = ("options", "seats", "tags", "clock", "offer")
+_JSON_FIELDS = ("options", "seats", "tags", "clock", "offer", "ratings")
 
 
 _MUTABLE = ("token0", "token1", "invite", "status", "result", "termination", "reason", "offer", "tags", "clock",
-            "ply", "turns", "rematch", "version", "updated", "seats", "user0", "user1")
+            "ply", "turns", "rematch", "version", "updated", "seats", "user0", "user1", "to_move", "deadline", "winner")
 
 
 @dataclass(eq=False)
@@ -229,6 +287,9 @@ class Write:
     seen: int | None
     append: list[tuple[int, str, int, float]] = field(default_factory=list)
     truncate_to: int | None = None
+    #: a rated game ends: (account of seat 0, account of seat 1, seat 0's score); both ratings
+    #: change in the same transaction (:meth:`Store._rate`)
+    rate: tuple[int, int, float] | None = None
 
 
 class _Statements:
@@ -248,6 +309,19 @@ class _Statements:
                              f"VALUES ({', '.join(p(n) for n in move_columns)})")
         self.truncate = f"DELETE FROM moves WHERE game_id = {p('id')} AND ply >= {p('ply')}"
         self.notify = f"SELECT pg_notify({p('channel')}, {p('payload')})"
+        self.new_rating = ("INSERT INTO ratings (user_id, game, value, deviation, volatility, games, updated) "
+                           f"VALUES ({p('user')}, {p('game')}, {p('value')}, {p('deviation')}, {p('volatility')}, 0, "
+                           f"{p('at')}) ON CONFLICT DO NOTHING")
+        self.rating = ("SELECT value, deviation, volatility FROM ratings "
+                       f"WHERE user_id = {p('user')} AND game = {p('game')}"
+                       + (" FOR UPDATE" if paramstyle == "pyformat" else ""))
+        self.set_rating = (f"UPDATE ratings SET value = {p('value')}, deviation = {p('deviation')}, "
+                           f"volatility = {p('volatility')}, games = games + 1, updated = {p('at')} "
+                           f"WHERE user_id = {p('user')} AND game = {p('game')}")
+        self.rating_history = ("INSERT INTO rating_history (user_id, game, game_id, at, value, deviation) "
+                               f"VALUES ({p('user')}, {p('game')}, {p('game_id')}, {p('at')}, {p('value')}, "
+                               f"{p('deviation')})")
+        self.game_ratings = f"UPDATE games SET ratings = {p('ratings')} WHERE id = {p('id')}"
 
 
 class Store:
@@ -309,15 +383,63 @@ class Store:
             return conn.execute(select(games_table.c.version).where(games_table.c.id == game_id)).scalar()
 
     def list_games(self, status: str | None = None, limit: int = 50, offset: int = 0,
-                   user: int | None = None) -> list[GameRow]:
-        """The newest games first; ``user``: only those in which that account owns a seat."""
-        query = select(games_table).order_by(games_table.c.updated.desc()).limit(limit).offset(offset)
+                   user: int | None = None, game: str | None = None, mode: str | None = None,
+                   turn_first: bool = False) -> list[GameRow]:
+        """The newest games first; ``user``: only those in which that account owns a seat
+        (``turn_first``: those where it is his turn first, then his other games on); ``game``,
+        ``mode``: only those."""
+        t = games_table.c
+        order = [t.updated.desc()]
+        if turn_first and user is not None:
+            its_turn = and_(t.mode == "online", or_(and_(t.to_move == 0, t.user0 == user),
+                                                    and_(t.to_move == 1, t.user1 == user)))
+            order = [case((its_turn, 0), (t.status == "ongoing", 1), else_=2), *order]
+        query = select(games_table).order_by(*order).limit(limit).offset(offset)
         if status:
-            query = query.where(games_table.c.status == status)
+            query = query.where(t.status == status)
         if user is not None:
-            query = query.where(or_(games_table.c.user0 == user, games_table.c.user1 == user))
+            query = query.where(or_(t.user0 == user, t.user1 == user))
+        if game is not None:
+            query = query.where(t.game == game)
+        if mode is not None:
+            query = query.where(t.mode == mode)
         with self._taking_turns(), self.engine.connect() as conn:
             return [_row_to_game(r) for r in conn.execute(query).mappings()]
+
+    def turns_of(self, users: list[int]) -> dict[int, list[str]]:
+        """For each account, the ongoing games against another person where it is his turn
+        (at his own screen, against a bot, it always is)."""
+        t = games_table.c
+        query = select(t.id, t.to_move, t.user0, t.user1).where(
+            t.status == "ongoing", t.mode == "online", or_(t.user0.in_(users), t.user1.in_(users)))
+        turns: dict[int, list[str]] = {user: [] for user in users}
+        with self._taking_turns(), self.engine.connect() as conn:
+            for game_id, to_move, user0, user1 in conn.execute(query):
+                user = user0 if to_move == 0 else user1 if to_move == 1 else None
+                if user in turns:
+                    turns[user].append(game_id)
+        return turns
+
+    def past_deadline(self, at: float) -> list[str]:
+        """Games on whose player to move ran out of time before ``at``."""
+        query = select(games_table.c.id).where(games_table.c.status == "ongoing", games_table.c.deadline < at)
+        with self._taking_turns(), self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(query)]
+
+    def needs_bookkeeping(self) -> list[str]:
+        """Games from before schema 0006 whose seat to move or winner is not filled in yet."""
+        t = games_table.c
+        query = select(t.id).where(or_(
+            and_(t.status == "ongoing", t.to_move.is_(None)),
+            and_(t.status == "over", t.winner.is_(None), or_(t.user0.is_not(None), t.user1.is_not(None)))))
+        with self._taking_turns(), self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(query)]
+
+    def set_bookkeeping(self, game: GameRow) -> None:
+        """Write the derived columns of a game (they change no version: nothing is played)."""
+        values = {"to_move": game.to_move, "deadline": game.deadline, "winner": game.winner}
+        with self._taking_turns(), self.engine.begin() as conn:
+            conn.execute(games_table.update().where(games_table.c.id == game.id).values(**values))
 
     def bot_games(self) -> list[str]:
         """Ongoing games with a bot seat (after a restart, a bot may be due in some)."""
@@ -410,6 +532,7 @@ class Store:
         outcomes: list[Exception | None] = []
         moves: list[dict[str, Any]] = []
         notices: list[dict[str, Any]] = []
+        rated: list[tuple[GameRow, list[dict[str, float]]]] = []
         now = time.time()
         with self._taking_turns():
             cursor = connection.cursor()
@@ -428,6 +551,8 @@ class Store:
                         continue
                     if write.truncate_to is not None:
                         cursor.execute(statements.truncate, {"id": game.id, "ply": write.truncate_to})
+                    if write.rate is not None:
+                        rated.append((game, _rate(cursor, statements, game, write.rate, now)))
                 start = game.ply - len(write.append)
                 moves.extend(
                     {"game_id": game.id, "ply": start + k, "action": action, "text": text, "seat": seat, "at": at}
@@ -446,7 +571,35 @@ class Store:
             if outcome is None and write.seen is not None:
                 write.game.version = write.seen + 1
                 write.game.updated = now
+        for game, changes in rated:
+            game.ratings = changes
         return outcomes
+
+
+def _rate(cursor: Any, statements: _Statements, game: GameRow, rate: tuple[int, int, float],
+          now: float) -> list[dict[str, float]]:
+    """Both players' Glicko-2 ratings after a rated game (one game is one rating period, as
+    on lichess), written with the game's end in one transaction; the change per seat."""
+    first, second, score = rate
+    before = []
+    for user in sorted((first, second)):  # rows locked in one order: two games never deadlock
+        start = Rating()
+        cursor.execute(statements.new_rating, {"user": user, "game": game.game, "value": start.value,
+                                               "deviation": start.deviation, "volatility": start.volatility, "at": now})
+        cursor.execute(statements.rating, {"user": user, "game": game.game})
+        before.append((user, Rating(*cursor.fetchone())))
+    old = dict(before)
+    new = rate_game(old[first], old[second], score)
+    changes = []
+    for user, rating, was in ((first, new[0], old[first]), (second, new[1], old[second])):
+        values = {"user": user, "game": game.game, "at": now, "value": rating.value, "deviation": rating.deviation,
+                  "volatility": rating.volatility}
+        cursor.execute(statements.set_rating, values)
+        cursor.execute(statements.rating_history, {**values, "game_id": game.id})
+        changes.append({"before": round(was.value, 2), "after": round(rating.value, 2),
+                        "delta": round(rating.value - was.value, 2), "deviation": round(rating.deviation, 2)})
+    cursor.execute(statements.game_ratings, {"id": game.id, "ratings": json.dumps(changes)})
+    return changes
 
 
 def _resolve(waiters: list[Any], outcomes: list[Exception | None]) -> None:
@@ -492,6 +645,7 @@ def _row_to_game(row: Any) -> GameRow:
     data = dict(row)
     for name in _JSON_FIELDS:
         data[name] = json.loads(data[name]) if data[name] is not None else None
+    data["rated"] = bool(data["rated"])
     return GameRow(**data)
 
 
@@ -500,6 +654,7 @@ _COLUMNS = tuple(c.name for c in games_table.columns)
 
 def _game_to_values(game: GameRow) -> dict[str, Any]:
     values = {name: getattr(game, name) for name in _COLUMNS}
+    values["rated"] = int(game.rated)
     for name in _JSON_FIELDS:
         if values[name] is not None:
             values[name] = json.dumps(values[name], ensure_ascii=False, sort_keys=True)

@@ -5,6 +5,10 @@ import { renderGame } from "./game.js";
 import { renderArchive } from "./archive.js";
 import { renderRules } from "./rules.js";
 import { renderLogin } from "./account.js";
+import { renderLobby } from "./lobby.js";
+import { renderProfile } from "./profile.js";
+import { renderLeaderboard } from "./leaderboard.js";
+import { setTurns, showTurns } from "./turns.js";
 
 let catalog = { en: {}, de: {} };
 let lang = localStorage.getItem("ludothek.lang") || ((navigator.language || "en").toLowerCase().startsWith("de") ? "de" : "en");
@@ -27,6 +31,7 @@ export function currentUser() { return me.user; }
 export function setMe(data) {
   me = { user: (data && data.user) || null, csrf: (data && data.csrf) || null };
   renderAccount();
+  setTurns(me.user ? me.user.name : null, data && data.your_turn);
 }
 export async function refreshMe() {
   try { setMe(await (await fetch("/api/me", { cache: "no-store" })).json()); } catch (e) { /* offline: keep it */ }
@@ -157,7 +162,7 @@ if (darkQuery && darkQuery.addEventListener) darkQuery.addEventListener("change"
 // ---------------------------------------------------------------------------- focus across redraws
 // Pages are redrawn from scratch; a keyboard user's focus goes back to the control with the same
 // identity (id or a data- key) in the new content.
-const KEYS = ["id", "data-game", "data-opponent", "data-filter", "data-move", "data-index", "data-lang"];
+const KEYS = ["id", "data-game", "data-opponent", "data-filter", "data-move", "data-index", "data-lang", "data-seek"];
 export function focusKey() {
   const node = document.activeElement;
   if (!node || node === document.body) return null;
@@ -176,14 +181,18 @@ export function navigate(path) {
   route();
 }
 
-// the header's account menu: "Log in", or the name (as text, whatever it holds) and "Log out"
+// the header's account menu: "Log in", or the name (as text, whatever it holds; a link to the
+// player's profile), "My games" with the number of games waiting for his move, and "Log out"
 function renderAccount() {
   const box = document.getElementById("account");
   if (!box) return;
   box.replaceChildren();
   if (me.user) {
     box.append(
-      el("span", { class: "account-name", id: "account-name", title: t("logged_in_as", { name: me.user.name }) }, me.user.name),
+      el("a", { class: "account-name", id: "account-name", href: `/players/${encodeURIComponent(me.user.name)}`, "data-link": true,
+        title: t("logged_in_as", { name: me.user.name }) }, me.user.name),
+      el("a", { class: "switch my-games", id: "my-games", href: "/archive?tab=mine", "data-link": true },
+        t("archive_mine"), el("span", { class: "badge", id: "turns-badge", hidden: true })),
       el("button", { type: "button", class: "switch", id: "logout", onclick: async () => {
         try { await api("POST", "/api/logout", {}); } catch (e) { /* the cookie ends with the session anyway */ }
         setMe(null);
@@ -193,6 +202,7 @@ function renderAccount() {
     const here = location.pathname === "/login" ? null : location.pathname + location.search;
     box.append(el("a", { class: "switch", id: "login-link", href: here ? `/login?next=${encodeURIComponent(here)}` : "/login", "data-link": true }, t("nav_login")));
   }
+  showTurns();
 }
 
 function translateStatic() {
@@ -207,7 +217,7 @@ function translateStatic() {
   for (const a of document.querySelectorAll("header nav a")) {
     const path = location.pathname;
     const href = a.getAttribute("href");
-    a.classList.toggle("active", href === "/" ? path === "/" || path.startsWith("/play") : path.startsWith(href));
+    a.classList.toggle("active", href === "/" ? path === "/" || path.startsWith("/play/") : path.startsWith(href));
   }
 }
 
@@ -225,6 +235,9 @@ export async function route() {
     else if (path === "/archive") cleanup = await renderArchive(root);
     else if ((match = path.match(/^\/rules(?:\/([a-z0-9_]+))?$/))) cleanup = await renderRules(root, match[1]);
     else if (path === "/login") cleanup = await renderLogin(root);
+    else if (path === "/lobby") cleanup = await renderLobby(root);
+    else if ((match = path.match(/^\/players\/([^/]+)$/))) cleanup = await renderProfile(root, decodeURIComponent(match[1]));
+    else if ((match = path.match(/^\/leaderboard(?:\/([a-z0-9_]+))?$/))) cleanup = await renderLeaderboard(root, match[1]);
     else cleanup = await renderHome(root);
   } catch (e) {  // the page could not load: say why; it loads again when the server is back
     routeFailed = !!e.network;

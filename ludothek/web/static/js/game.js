@@ -3,6 +3,7 @@ import { api, el, t, colourName, tokens, navigate, getLang, offline, focusKey, r
 import { drawBoard, gridDie, dieFace, svg } from "./board.js";
 import { playSound, soundOn, setSoundOn, wantSound } from "./sound.js";
 import { analysisCard, exactOf, loadAnalysis, markOf, startAnalysis } from "./analysis.js";
+import { clockText, playerLink, ratingDelta } from "./setup.js";
 
 const SWATCH = { black: "#222", white: "#f5f0e6", a: "#3b7d4f", b: "#7b5aa6" };
 
@@ -261,8 +262,28 @@ function clockValue(page, seat) {
   return Math.max(0, ms);
 }
 
+// correspondence: days per move, a deadline for the player to move (no ticking seconds)
+function isDays(clock) { return !!clock && clock.days !== undefined; }
+
+function timeLeft(deadline) {
+  const minutes = Math.max(0, Math.floor((deadline * 1000 - Date.now()) / 60000));
+  const d = Math.floor(minutes / 1440), h = Math.floor((minutes % 1440) / 60), m = minutes % 60;
+  if (d) return t("time_dh", { d, h });
+  if (h) return t("time_hm", { h, m });
+  return t("time_m", { m });
+}
+
 function tickClocks(page, side) {
   if (!page.view || !page.view.clock) return;
+  if (isDays(page.view.clock)) {
+    for (const node of side.querySelectorAll("[data-deadline]")) {
+      const text = node.dataset.you ? t("deadline_you", { left: timeLeft(Number(node.dataset.deadline)) })
+        : node.dataset.who ? t("deadline_other", { who: node.dataset.who, left: timeLeft(Number(node.dataset.deadline)) })
+          : timeLeft(Number(node.dataset.deadline));
+      if (node.textContent !== text) node.textContent = text;
+    }
+    return;
+  }
   for (const seat of [0, 1]) {
     const node = side.querySelector(`[data-clock="${seat}"]`);
     if (!node) continue;
@@ -285,6 +306,27 @@ function seatLabel(page, seat) {
   if (info.name) return mine ? t("player_you", { name: info.name }) : info.name;
   if (mine) return t("you");
   return t("player_n", { n: seat + 1 });
+}
+
+// the seat's player in the strip: an account's name links to its profile
+function seatNode(page, seat) {
+  const v = page.view;
+  const info = v.seats[seat];
+  if (info.kind === "bot" || !info.name) return seatLabel(page, seat);
+  const mine = page.you.includes(seat) && v.mode !== "local";
+  const link = playerLink(info.name);
+  if (!mine) return link;
+  // "{name} (you)": the name as a link inside the words around it
+  const [before, after] = t("player_you", { name: "\u0000" }).split("\u0000");
+  return el("span", {}, before, link, after);
+}
+
+// a rated game's end: "1500 → 1662 +162.3" for one seat (null before the end or in a casual game)
+function ratingChange(v, seat, id) {
+  const r = v.ratings && v.ratings[seat];
+  if (!r) return null;
+  return el("span", { class: "rating-change", id, "data-before": r.before, "data-after": r.after, "data-delta": r.delta },
+    `${Math.round(r.before)} \u2192 ${Math.round(r.after)} `, ratingDelta(r.delta));
 }
 
 // the roll for the first move in the page's words: "(high starts): White 3, Black 3; White 2, Black 4"
@@ -339,6 +381,7 @@ function render(page, boardWrap, side, draw) {
   const title = v.title[getLang()] || v.title.en;
   document.title = `${title} – Ludothek`;
   const details = [title, v.options.size ? `${v.options.size}` : null, t(`mode_${v.mode}`),
+    v.mode === "online" ? t(v.rated ? "rated" : "casual") : null, isDays(v.clock) ? clockText(v.clock) : null,
     v.options.cube ? t("stake", { n: v.board.cube ? v.board.cube.value : 1 }) : null].filter(Boolean);
   side.append(el("div", { class: "game-title" }, el("strong", {}, details[0]), " ", details.slice(1).join(" · ")));
   // list the players in the order their sides appear on the board (the top one first)
@@ -354,10 +397,20 @@ function render(page, boardWrap, side, draw) {
     const turn = live && v.status === "ongoing" && v.to_seat === seat;
     const showScore = v.score && (v.status === "over" || Object.values(v.score).some((n) => n));
     const score = showScore && v.score[colour] !== undefined ? ` · ${t("score")} ${v.score[colour]}` : "";
+    let clock = null;
+    if (isDays(v.clock)) {  // only the player to move has a deadline
+      if (v.clock.running === seat && v.clock.deadline) {
+        clock = el("span", { class: "clock corr running", "data-clock": seat, "data-deadline": v.clock.deadline,
+          title: new Date(v.clock.deadline * 1000).toLocaleString(getLang()) }, timeLeft(v.clock.deadline));
+      }
+    } else if (v.clock) {
+      clock = el("span", { class: "clock" + (v.clock.running === seat ? " running" : ""), "data-clock": seat }, fmtClock(clockValue(page, seat)));
+    }
     players.append(el("div", { class: "player" + (turn ? " turn" : ""), "data-seat": seat },
       el("span", { class: "swatch", style: `background:${SWATCH[colour] || "#999"}` }),
-      el("div", { class: "who" }, el("strong", {}, colourName(colour)), el("small", {}, seatLabel(page, seat) + score)),
-      v.clock ? el("span", { class: "clock" + (v.clock.running === seat ? " running" : ""), "data-clock": seat }, fmtClock(clockValue(page, seat))) : null));
+      el("div", { class: "who" }, el("strong", {}, colourName(colour)), el("small", {}, seatNode(page, seat), score),
+        v.ratings ? el("small", {}, ratingChange(v, seat, `rating-change-${seat}`)) : null),
+      clock));
   }
   side.append(players);
 
@@ -373,6 +426,14 @@ function render(page, boardWrap, side, draw) {
     let text = v.to_seat === null ? "" : mine && v.mode !== "local" ? t("your_turn") : t("to_move", { colour: colourName(v.to_move) });
     if (v.to_seat !== null && v.seats[v.to_seat].kind === "bot") text = t("bot_thinking");
     const status = el("div", { class: "card" }, el("div", { class: "status", id: "status" }, text));
+    if (isDays(v.clock) && v.clock.deadline && v.clock.running !== null && v.clock.running !== undefined) {
+      // whose deadline it is, in words; the strip's clock shows the same time left
+      const seat = v.clock.running;
+      const yours = page.you.includes(seat) && v.mode !== "local";
+      const who = `${colourName(v.colours[seat])}${v.seats[seat].name ? ` (${v.seats[seat].name})` : ""}`;
+      status.append(el("div", { class: "note", id: "deadline", "data-deadline": v.clock.deadline, "data-you": yours ? "1" : null, "data-who": yours ? null : who },
+        yours ? t("deadline_you", { left: timeLeft(v.clock.deadline) }) : t("deadline_other", { who, left: timeLeft(v.clock.deadline) })));
+    }
     if (mine && sources.size && !page.selected) status.append(el("div", { class: "note" }, t("show_legal")));
     side.append(status);
   }
@@ -518,6 +579,11 @@ function endDialog(page) {
     body.append(el("p", { id: "end-score" }, t("final_score", { score: line })));
   }
   if (ending && ending.stake) body.append(el("p", { id: "end-stake" }, t("stake", { n: ending.stake })));
+  if (v.ratings) {
+    body.append(el("h3", {}, t("rating_changes")), el("ul", { class: "rating-list", id: "end-ratings" },
+      [0, 1].map((seat) => el("li", {}, `${colourName(v.colours[seat])}${v.seats[seat].name ? ` (${v.seats[seat].name})` : ""}: `,
+        ratingChange(v, seat, `end-rating-${seat}`)))));
+  }
   const buttons = el("div", { class: "actions", id: "end-actions" });  // not "choices": those pick a move
   if (page.you.length) {
     const joined = v.rematch && tokens.get(v.rematch);

@@ -1,9 +1,11 @@
 // Home: choose a game, its options and an opponent.
-import { api, el, t, colourName, tokens, navigate, getLang, focusKey, restoreFocus, gameCatalog } from "./app.js";
+import { api, el, t, colourName, tokens, navigate, getLang, focusKey, restoreFocus, gameCatalog, currentUser } from "./app.js";
 import { boardPicture } from "./board.js";
+import { optionFields, clockFields, clockBody } from "./setup.js";
 
 const pictures = new Map(); // the preview of each game's board, fetched once a page load
-const form = { game: null, options: {}, first: "high", opponent: "hotseat", bot: "random", seat: 0, minutes: 0, increment: 0 };
+const form = { game: null, options: {}, first: "high", opponent: "hotseat", bot: "random", seat: 0,
+  clockKind: "none", minutes: 5, increment: 3, days: 3, rated: false };
 
 export async function renderHome(root) {
   const { games, bots } = await gameCatalog();
@@ -36,31 +38,7 @@ export async function renderHome(root) {
   // options
   const optionsBox = el("div", { class: "card" }, el("h2", {}, `${game.title[lang] || game.title.en} — ${t("options")}`),
     game.rules ? el("p", { class: "note" }, el("a", { href: `/rules/${game.name}`, "data-link": true }, `${t("rules_title")}: ${game.title[lang] || game.title.en} →`)) : null);
-  for (const option of game.options) {
-    if (option.name === "first") continue;
-    const id = `opt-${option.name}`;
-    const label = t(`opt_${option.name}`) === `opt_${option.name}` ? option.help : t(`opt_${option.name}`);
-    const value = form.options[option.name] ?? option.default;
-    let input;
-    if (option.type === "bool") {
-      input = el("input", { type: "checkbox", id, checked: value ? true : null, onchange: (e) => { form.options[option.name] = e.target.checked; } });
-      optionsBox.append(el("div", { class: "field" }, el("div", { class: "row" }, input, el("label", { for: id }, label))));
-      continue;
-    }
-    if (option.choices) {
-      input = el("select", { id, onchange: (e) => { form.options[option.name] = e.target.value; } },
-        option.choices.map((c) => el("option", { value: c, selected: String(c) === String(value) ? true : null }, String(c))));
-    } else if (option.type === "int" && option.max !== null && option.min !== null && option.max - option.min <= 20) {
-      const values = [];
-      for (let v = option.min; v <= option.max; v++) values.push(v);
-      input = el("select", { id, onchange: (e) => { form.options[option.name] = Number(e.target.value); } },
-        values.map((v) => el("option", { value: v, selected: v === Number(value) ? true : null }, String(v))));
-    } else {
-      input = el("input", { id, type: option.type === "int" ? "number" : "text", value, min: option.min, max: option.max,
-        onchange: (e) => { form.options[option.name] = option.type === "int" ? Number(e.target.value) : e.target.value; } });
-    }
-    optionsBox.append(el("div", { class: "field" }, el("label", { for: id }, label), input));
-  }
+  optionsBox.append(...optionFields(game, form.options));
   if (game.has_first) {
     const select = el("select", { id: "opt-first", onchange: (e) => { form.first = e.target.value; } },
       el("option", { value: "high" }, t("first_high")), el("option", { value: "low" }, t("first_low")),
@@ -90,13 +68,15 @@ export async function renderHome(root) {
       el("option", { value: "random", selected: form.seat === "random" ? true : null }, t("colour_random")));
     oppBox.append(el("div", { class: "field" }, el("label", { for: "seat" }, t("your_colour")), select));
   }
-  oppBox.append(el("div", { class: "field" }, el("label", {}, t("clock")),
-    el("div", { class: "row" },
-      el("label", { for: "clock-min", class: "note" }, t("minutes")),
-      el("input", { type: "number", id: "clock-min", min: 0, max: 180, value: form.minutes, onchange: (e) => { form.minutes = Number(e.target.value) || 0; } }),
-      el("label", { for: "clock-inc", class: "note" }, t("increment")),
-      el("input", { type: "number", id: "clock-inc", min: 0, max: 180, value: form.increment, onchange: (e) => { form.increment = Number(e.target.value) || 0; } })),
-    el("div", { class: "note" }, `0 = ${t("clock_none")}`)));
+  // correspondence (days per move) and rated games: only against a friend; rated needs an account
+  oppBox.append(clockFields(form, { prefix: "clock", days: form.opponent === "friend" }));
+  if (form.opponent === "friend" && currentUser()) {
+    oppBox.append(el("div", { class: "field" }, el("div", { class: "row" },
+      el("input", { type: "checkbox", id: "rated", checked: form.rated ? true : null, "aria-describedby": "rated-hint",
+        onchange: (e) => { form.rated = e.target.checked; } }),
+      el("label", { for: "rated" }, t("rated_game"))),
+      el("div", { class: "note", id: "rated-hint" }, t("rated_friend_hint"))));
+  }
   const error = el("div", { class: "err" });
   const start = el("button", { class: "btn primary big", id: "start", onclick: async () => {
     start.disabled = true;
@@ -105,7 +85,9 @@ export async function renderHome(root) {
       if (game.has_first) {
         if (form.first.startsWith("fixed:")) { body.start = "fixed"; body.options.first = form.first.slice(6); } else body.start = form.first;
       }
-      if (form.minutes > 0) body.clock = { minutes: form.minutes, increment: form.increment };
+      const clock = clockBody(form);
+      if (clock) body.clock = clock;
+      if (form.opponent === "friend" && currentUser() && form.rated) body.rated = true;
       const created = await api("POST", "/api/games", body);
       tokens.set(created.id, created.token);
       if (created.invite) tokens.setInvite(created.id, created.invite);
