@@ -37,6 +37,9 @@ Kernels (all ``@njit(cache=True)``)
 ``king_escapes(board, geo, king, side, jumps, out, n) -> n``
     the moves of the 1 on ``king`` (incl. jumps) after which it is not attacked.
 ``has_escape(board, geo, king, side, jumps) -> bool``
+``count_moves(board, geo, side, jumps, promote, scratch) -> n``
+    how many moves ``gen_moves`` would write, without writing them (perft's last ply);
+    ``scratch``: an ``int32`` buffer of :data:`MAX_MOVES` for dice on jump fields.
 ``find_one(board, side) -> cell | -1``  (first 1 of ``side``), ``count_ones(board, side)``
 ``apply_move(board, move) -> captured``  (the old value of the target cell, int8),
 ``undo_move(board, move, captured)``
@@ -47,9 +50,10 @@ Kernels (all ``@njit(cache=True)``)
 
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic
 
-from ...boards.triangle66 import G_KNIGHT, G_PAWN, G_ROW, G_TOUCH, G_UP, parse_cell
+from ...boards.triangle66 import GEO, G_KNIGHT, G_PAWN, G_ROW, G_TOUCH, G_UP, parse_cell
 
 
 WHITE, BLACK = 0, 1
@@ -150,6 +154,121 @@ def gen_moves(board, geo, side, jumps, promote, out):
     for cell in range(CELLS):
         if board[cell] * sgn > 0:
             n = piece_moves(board, geo, cell, jumps, promote, out, n)
+    return n
+
+
+# ------------------------------------------------------------------ counting moves
+# The touching cells and knight targets of every cell as 66-bit masks (two uint64 words,
+# cells 0..63 and 64..65), so that a 1's or a 3's moves are counted with two popcounts.
+# Built from the same table ``geo`` (``triangle66.GEO``, the only geometry there is).
+
+def _cell_masks(first, width):
+    low = np.zeros(CELLS, dtype=np.uint64)
+    high = np.zeros(CELLS, dtype=np.uint64)
+    for cell in range(CELLS):
+        for t in GEO[cell, first : first + width]:
+            if t >= 0 and t < 64:
+                low[cell] |= np.uint64(1) << np.uint64(t)
+            elif t >= 64:
+                high[cell] |= np.uint64(1) << np.uint64(t - 64)
+    return low, high
+
+
+TOUCH_LOW, TOUCH_HIGH = _cell_masks(G_TOUCH, 12)
+KNIGHT_LOW, KNIGHT_HIGH = _cell_masks(G_KNIGHT, 6)
+
+
+@intrinsic
+def _popcount(typingctx, word):
+    """The number of set bits of a ``uint64`` (one ``popcnt`` instruction)."""
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return types.uint64(types.uint64), codegen
+
+
+@njit(cache=True, inline="always")
+def _stands_on_jump(jumps, cell):
+    for k in range(jumps.shape[0]):
+        if jumps[k] == cell:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _count_free(low, high, own_low, own_high):
+    """The cells of a mask (two words) that are not the mover's own."""
+    return np.int64(_popcount(low & ~own_low) + _popcount(high & ~own_high))
+
+
+@njit(cache=True, inline="always")
+def _count_pawn(board, geo, cell, sgn, promote):
+    """:func:`piece_moves` of a 2, counted."""
+    side = 0 if sgn > 0 else 1
+    base = G_PAWN + 3 * side
+    last = 6 if side == 0 else 1
+    n = 0
+    for k in range(3):
+        t = geo[cell, base + k]
+        if t < 0:
+            continue
+        b = board[t] * sgn
+        if (k == 0 and b == 0) or (k > 0 and b < 0):
+            n += 1
+            if promote and geo[t, G_ROW] == last:
+                n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _count_slides(board, geo, cell, face, sgn):
+    """:func:`piece_moves` of a 4, 5 or 6, counted."""
+    n = 0
+    for d in range(6):
+        side_dir = (d & 1) == geo[cell, G_UP]
+        if (face == 4 and side_dir) or (face == 5 and not side_dir):
+            continue
+        t = geo[cell, d]
+        while t >= 0:
+            b = board[t] * sgn
+            if b == 0:
+                n += 1
+                t = geo[t, d]
+            else:
+                if b < 0:
+                    n += 1
+                break
+    return n
+
+
+@njit(cache=True, inline="always")
+def count_moves(board, geo, side, jumps, promote, scratch):
+    """How many moves :func:`gen_moves` would write; ``scratch``: an ``int32`` buffer of
+    ``MAX_MOVES`` (a die on a jump field is listed there, which removes duplicates)."""
+    sgn = 1 - 2 * side
+    one = np.uint64(1)
+    own_low = np.uint64(0)
+    own_high = np.uint64(0)
+    for cell in range(64):
+        if board[cell] * sgn > 0:
+            own_low |= one << np.uint64(cell)
+    for cell in range(64, CELLS):
+        if board[cell] * sgn > 0:
+            own_high |= one << np.uint64(cell - 64)
+    n = 0
+    for cell in range(CELLS):
+        face = np.int64(board[cell]) * sgn
+        if face <= 0:
+            continue
+        if _stands_on_jump(jumps, cell):  # its jumps, less those its face reaches anyway: list them
+            n += piece_moves(board, geo, cell, jumps, promote, scratch, 0)
+        elif face == 1:
+            n += _count_free(TOUCH_LOW[cell], TOUCH_HIGH[cell], own_low, own_high)
+        elif face == 3:
+            n += _count_free(KNIGHT_LOW[cell], KNIGHT_HIGH[cell], own_low, own_high)
+        elif face == 2:
+            n += _count_pawn(board, geo, cell, sgn, promote)
+        else:
+            n += _count_slides(board, geo, cell, face, sgn)
     return n
 
 

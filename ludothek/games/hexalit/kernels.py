@@ -29,6 +29,7 @@ from ..dice.kernels import (
     CELLS,
     MAX_MOVES,
     ZOBRIST,
+    count_moves,
     count_ones,
     gen_moves,
     is_attacked,
@@ -76,6 +77,12 @@ def gebot_cell(board, geo, side):
     return -1
 
 
+@njit(cache=True, inline="always")
+def _rollable(v, ones):
+    """Whether a die of the mover showing ``v`` may be rolled (``ones``: his 1s)."""
+    return v == 2 or (v == 1 and ones >= 2)
+
+
 @njit(cache=True)
 def turn_actions(board, geo, side, out):
     """Write ``side``'s legal moves and rolls into ``out`` (``int32``, at least
@@ -91,10 +98,28 @@ def turn_actions(board, geo, side, out):
             return king_escapes(board, geo, one, side, _NOJ, out, 0)
     n = gen_moves(board, geo, side, _NOJ, False, out)
     for cell in range(CELLS):
-        v = board[cell] * sgn
-        if v == 2 or (v == 1 and ones >= 2):
+        if _rollable(board[cell] * sgn, ones):
             out[n] = ROLL + cell
             n += 1
+    return n
+
+
+@njit(cache=True)
+def count_turn_leaves(board, geo, side, scratch):
+    """The leaves of :func:`turn_actions` without listing them: a move is one leaf, a roll
+    six (one per face).  ``scratch``: an ``int32`` buffer of ``MAX_MOVES``."""
+    sgn = 1 - 2 * side
+    ones = count_ones(board, side)
+    if ones == 0:
+        return 0
+    if ones == 1:
+        one = lone_one(board, side)
+        if is_attacked(board, geo, one, 1 - side, _NOJ):
+            return king_escapes(board, geo, one, side, _NOJ, scratch, 0)
+    n = count_moves(board, geo, side, _NOJ, False, scratch)
+    for cell in range(CELLS):
+        if _rollable(board[cell] * sgn, ones):
+            n += 6
     return n
 
 
@@ -164,21 +189,20 @@ def position_hash(board, temp, side):
 
 
 @njit(cache=True)
-def _perft(board, temp, geo, side, depth):
+def _perft(board, temp, geo, side, depth, bufs, boards, temps):
+    """``bufs``, ``boards``, ``temps``: one row of scratch per depth (no allocation here)."""
     if count_ones(board, 0) == 0 or count_ones(board, 1) == 0:
         return 1
-    buf = np.empty(MAX_MOVES, dtype=np.int32)
+    buf = bufs[depth]
+    if depth == 1:
+        n = count_turn_leaves(board, geo, side, buf)
+        return n if n > 0 else 1
     n = turn_actions(board, geo, side, buf)
     if n == 0:
         return 1
-    if depth == 1:
-        total = 0
-        for k in range(n):
-            total += 6 if buf[k] >= ROLL else 1
-        return total
     keep = gebot_cell(board, geo, side) >= 0
-    b2 = np.empty_like(board)
-    t2 = np.empty_like(temp)
+    b2 = boards[depth]
+    t2 = temps[depth]
     total = 0
     for k in range(n):
         a = buf[k]
@@ -186,13 +210,13 @@ def _perft(board, temp, geo, side, depth):
             b2[:] = board
             t2[:] = temp
             play_move(b2, t2, side, a, keep)
-            total += _perft(b2, t2, geo, 1 - side, depth - 1)
+            total += _perft(b2, t2, geo, 1 - side, depth - 1, bufs, boards, temps)
         else:
             for face in range(1, 7):
                 b2[:] = board
                 t2[:] = temp
                 play_roll(b2, t2, side, a - ROLL, face, keep)
-                total += _perft(b2, t2, geo, 1 - side, depth - 1)
+                total += _perft(b2, t2, geo, 1 - side, depth - 1, bufs, boards, temps)
     return total
 
 
@@ -202,7 +226,10 @@ def perft(board, temp, geo, side, depth):
     A finished game is one leaf.  (Repetition and ``max_plies`` are not looked at.)"""
     if depth <= 0:
         return 1
-    return _perft(board.copy(), temp.copy(), geo, side, depth)
+    bufs = np.empty((depth + 1, MAX_MOVES), dtype=np.int32)
+    boards = np.empty((depth + 1, CELLS), dtype=board.dtype)
+    temps = np.empty((depth + 1, CELLS), dtype=temp.dtype)
+    return _perft(board.copy(), temp.copy(), geo, side, depth, bufs, boards, temps)
 
 
 @njit(cache=True)

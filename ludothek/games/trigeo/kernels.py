@@ -17,6 +17,7 @@ from ..dice.kernels import (
     CELLS,
     MAX_MOVES,
     apply_move,
+    count_moves,
     find_one,
     gen_moves,
     is_attacked,
@@ -44,6 +45,17 @@ def legal_moves_threat(board, geo, side, jumps, out):
     if is_attacked(board, geo, king, 1 - side, jumps):
         return king_escapes(board, geo, king, side, jumps, out, 0), True
     return gen_moves(board, geo, side, jumps, True, out), False
+
+
+@njit(cache=True, inline="always")
+def count_legal_moves(board, geo, side, jumps, scratch):
+    """How many moves :func:`legal_moves` would write (``scratch``: a buffer of MAX_MOVES)."""
+    king = find_one(board, side)
+    if king < 0:
+        return 0
+    if is_attacked(board, geo, king, 1 - side, jumps):
+        return king_escapes(board, geo, king, side, jumps, scratch, 0)
+    return count_moves(board, geo, side, jumps, True, scratch)
 
 
 @njit(cache=True)
@@ -114,7 +126,10 @@ def perft(board, geo, jumps, zobrist, side, depth, plies_left, history, since):
         caps[level] = apply_move(board, move)
         side = 1 - side
         child = level + 1
-        n = legal_moves(board, geo, side, jumps, buf[child])
+        if depth - child == 1:
+            n = count_legal_moves(board, geo, side, jumps, buf[child])
+        else:
+            n = legal_moves(board, geo, side, jumps, buf[child])
         if n == 0 or plies_left - child <= 0 or _repeats(hist, index + 1, child_since) >= 3:
             pass  # the game ended before the last ply: no leaves below
         elif depth - child == 1:
