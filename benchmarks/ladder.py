@@ -31,10 +31,12 @@ PAGE = ROOT / "docs" / "LADDER.md"
 GAMES = 200  # per rung: the issue asks for at least 200
 
 #: (title, game, agent A, agent B, extra options); A is the stronger side expected
+#: The equal-time rungs give both sides 0.1 s a move: 200 games at 1 s would take hours on two cores.
+EQUAL_TIME = ["--seconds-per-move", "0.1"]
 RUNGS: list[tuple[str, str, str, str, list[str]]] = [
-    ("new bot:5 vs today's bot:5, equal time", "trigeo", "bot:5", "alphabeta-py", ["--seconds-per-move", "1"]),
-    ("new bot:5 vs today's bot:5, equal time", "hexalit", "bot:5", "alphabeta-py", ["--seconds-per-move", "1"]),
-    ("new bot:5 vs today's bot:5, equal time", "trike", "bot:5", "mcts_old", ["--seconds-per-move", "1"]),
+    ("new bot:5 vs today's bot:5, 0.1 s a move each", "trigeo", "bot:5", "alphabeta-py", EQUAL_TIME),
+    ("new bot:5 vs today's bot:5, 0.1 s a move each", "hexalit", "bot:5", "alphabeta-py", EQUAL_TIME),
+    ("new bot:5 vs today's bot:5, 0.1 s a move each", "trike", "bot:5", "mcts_old", EQUAL_TIME),
 ] + [
     (f"bot:{level} vs bot:{level - 1}", game, f"bot:{level}", f"bot:{level - 1}", [])
     for game in ("trike", "trigeo", "hexalit", "bitis") for level in range(2, 6)
