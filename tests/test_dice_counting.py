@@ -1,9 +1,13 @@
-"""Perft's last ply counts moves without listing them (issue 16): the counting kernels must
-agree with the listing ones on every position, for Trigeo (jump fields, promotions) and
-Hexalit (no jumps, rolls as six leaves)."""
+"""Perft's last ply and Hexalit's random playouts count moves without listing them (issue 16):
+the counting kernels must agree with the listing ones on every position, for Trigeo (jump
+fields, promotions) and Hexalit (no jumps, rolls as six leaves), and the k-th action found
+from the counts must be the k-th of the list."""
 
+import numba
 import numpy as np
+import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ludothek
 from ludothek.boards import triangle66 as T
@@ -41,6 +45,108 @@ def test_hexalit_counts_agree_with_the_lists(state):
         n = H.turn_actions(board, T.GEO, side, out)
         leaves = sum(6 if a >= H.ROLL else 1 for a in out[:n])
         assert H.count_turn_leaves(board, T.GEO, side, _buffer()) == leaves
+
+
+@settings(max_examples=60, deadline=None)
+@given(random_game("hexalit", max_plies=120))
+def test_hexalit_kth_action_without_the_list_is_the_kth_of_the_list(state):
+    board = state.board.copy()
+    for side in (0, 1):
+        out = _buffer()
+        n = H.turn_actions(board, T.GEO, side, out)
+        scratch = _buffer()
+        counted, keep = H.count_turn_actions(board, T.GEO, side, scratch)
+        assert (counted, keep) == (n, H.gebot_cell(board, T.GEO, side) >= 0)
+        assert [H.nth_turn_action(board, T.GEO, side, k, keep, scratch) for k in range(n)] == list(out[:n])
+        assert H.turn_actions_keep(board, T.GEO, side, _buffer()) == (n, keep)
+    assert np.array_equal(board, state.board)
+
+
+def _end_turn_as_the_rules_say(board, temp, side, keep, fresh):
+    """The rules' three steps one by one: lone 1s permanent, the mover's other temporary
+    dice back to 2 (unless the Eins-Gebot held), lone 1s permanent again."""
+    def fix_lone_ones():
+        for s in (0, 1):
+            ones = [c for c in range(K.CELLS) if board[c] == (1 if s == 0 else -1)]
+            if len(ones) == 1:
+                temp[ones[0]] = False
+    fix_lone_ones()
+    if not keep:
+        sgn = 1 - 2 * side
+        for c in range(K.CELLS):
+            if temp[c] and c != fresh and board[c] * sgn > 0:
+                board[c] = 2 * sgn
+                temp[c] = False
+    fix_lone_ones()
+
+
+cell_flags = st.lists(st.booleans(), min_size=66, max_size=66).map(np.array)
+
+
+@settings(max_examples=200, deadline=None)
+@given(random_game("hexalit", max_plies=120), st.booleans(), cell_flags, cell_flags, st.integers(-1, 65))
+def test_the_end_of_a_turn_follows_the_rules_step_by_step(state, keep, temporary, rolled_ones, fresh):
+    # more temporary dice, and temporary 1s, than random games reach
+    board, temp, sgn = state.board.copy(), state.temp.copy(), 1 - 2 * state.side
+    temp |= temporary & (board != 0)
+    mover = board * sgn > 0
+    board[rolled_ones & mover] = sgn
+    temp[rolled_ones & mover] = True
+    if fresh >= 0 and not mover[fresh]:
+        fresh = -1
+    expected_board, expected_temp = board.copy(), temp.copy()
+    _end_turn_as_the_rules_say(expected_board, expected_temp, state.side, keep, fresh)
+    H.end_turn(board, temp, state.side, keep, fresh)
+    assert np.array_equal(board, expected_board) and np.array_equal(temp, expected_temp)
+
+
+@numba.njit
+def _playouts_from_the_lists(board0, temp0, geo, side0, max_plies, count, seed):
+    """:func:`H.random_playouts` as it was before it picked by counts: every action listed,
+    the Eins-Gebot asked separately, the whole history searched for repetitions."""
+    np.random.seed(seed)
+    buf = np.empty(K.MAX_MOVES, np.int32)
+    turns, results = 0, np.zeros(4, np.int64)
+    for _ in range(count):
+        board, temp, side = board0.copy(), temp0.copy(), side0
+        history = np.empty(max_plies + 1, np.uint64)
+        history[0] = H.position_hash(board, temp, side)
+        played = 0
+        while True:
+            if K.count_ones(board, 1 - side) == 0:
+                result = H.WHITE_WINS if side == 0 else H.BLACK_WINS
+                break
+            n = H.turn_actions(board, geo, side, buf)
+            if n == 0:
+                result = H.BLACK_WINS if side == 0 else H.WHITE_WINS
+                break
+            seen = 0
+            for k in range(played, -1, -2):
+                seen += history[k] == history[played]
+            if seen >= 3 or played >= max_plies:
+                result = H.DRAW
+                break
+            keep = H.gebot_cell(board, geo, side) >= 0
+            a = buf[np.random.randint(0, n)]
+            if a < H.ROLL:
+                H.play_move(board, temp, side, a, keep)
+            else:
+                H.play_roll(board, temp, side, a - H.ROLL, np.random.randint(1, 7), keep)
+            side = 1 - side
+            played += 1
+            history[played] = H.position_hash(board, temp, side)
+        turns += played
+        results[result] += 1
+    return turns, results[H.WHITE_WINS], results[H.BLACK_WINS], results[H.DRAW]
+
+
+@pytest.mark.parametrize("max_plies", [40, 400])
+def test_random_playouts_are_the_games_of_the_listed_actions(max_plies):
+    state = ludothek.new_game("hexalit")
+    args = (state.board, state.temp, T.GEO, state.side)
+    expected = _playouts_from_the_lists(*args, max_plies, 60, 7)
+    assert H.random_playouts(*args, 0, max_plies, 60, 7) == expected
+    assert sum(expected[1:]) == 60
 
 
 def test_trigeo_perft_5_agrees_with_the_c_baseline():

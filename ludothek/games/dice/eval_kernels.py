@@ -9,7 +9,7 @@ import numpy as np
 from numba import njit
 
 from ...boards.triangle66 import G_ROW, G_TOUCH
-from .kernels import CELLS, MAX_MOVES, find_one, gen_moves, is_attacked
+from .kernels import CELLS, MAX_MOVES, count_moves, find_one, is_attacked
 
 # material by face: the 1 is the king (not counted; its safety is), 2 pawn .. 6 queen
 FACE_VALUE = np.array([0.0, 0.0, 1.0, 3.0, 3.5, 5.0, 9.0])
@@ -49,8 +49,8 @@ def one_safety(board, geo, side, jumps):
 def evaluate_white(board, geo, jumps, promote):
     """Material, pawn advance, mobility and the 1s' safety, for White, in pawns."""
     out = np.empty(MAX_MOVES, np.int32)
-    white = gen_moves(board, geo, 0, jumps, promote, out)
-    black = gen_moves(board, geo, 1, jumps, promote, out)
+    white = count_moves(board, geo, 0, jumps, promote, out)
+    black = count_moves(board, geo, 1, jumps, promote, out)
     return evaluate_white_counted(board, geo, jumps, white, black)
 
 

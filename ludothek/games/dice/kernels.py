@@ -38,8 +38,10 @@ Kernels (all ``@njit(cache=True)``)
     the moves of the 1 on ``king`` (incl. jumps) after which it is not attacked.
 ``has_escape(board, geo, king, side, jumps) -> bool``
 ``count_moves(board, geo, side, jumps, promote, scratch) -> n``
-    how many moves ``gen_moves`` would write, without writing them (perft's last ply);
-    ``scratch``: an ``int32`` buffer of :data:`MAX_MOVES` for dice on jump fields.
+    how many moves ``gen_moves`` would write, without writing them (perft's last ply, the
+    evaluations' mobility); ``scratch``: an ``int32`` buffer of :data:`MAX_MOVES` for dice
+    on jump fields.  ``die_move_count(...)`` counts one die's, ``own_masks(board, sgn)``
+    gives a side's cells as two ``uint64`` words (the 1s' and 3s' counts are popcounts).
 ``find_one(board, side) -> cell | -1``  (first 1 of ``side``), ``count_ones(board, side)``
 ``apply_move(board, move) -> captured``  (the old value of the target cell, int8),
 ``undo_move(board, move, captured)``
@@ -77,7 +79,7 @@ def _emit(out, n, frm, to):
     return n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def piece_moves(board, geo, cell, jumps, promote, out, n):
     v = np.int64(board[cell])
     if v == 0:
@@ -241,34 +243,46 @@ def _count_slides(board, geo, cell, face, sgn):
 
 
 @njit(cache=True, inline="always")
+def own_masks(board, sgn):
+    """The cells of the side with sign ``sgn`` as a 66-bit mask (two ``uint64`` words)."""
+    one = np.uint64(1)
+    low = np.uint64(0)
+    high = np.uint64(0)
+    for cell in range(64):
+        if board[cell] * sgn > 0:
+            low |= one << np.uint64(cell)
+    for cell in range(64, CELLS):
+        if board[cell] * sgn > 0:
+            high |= one << np.uint64(cell - 64)
+    return low, high
+
+
+@njit(cache=True, inline="always")
+def die_move_count(board, geo, cell, face, sgn, jumps, promote, own_low, own_high, scratch):
+    """How many moves :func:`piece_moves` would write for the die on ``cell`` showing
+    ``face`` (``own_low``/``own_high``: :func:`own_masks` of its side)."""
+    if _stands_on_jump(jumps, cell):  # its jumps, less those its face reaches anyway: list them
+        return piece_moves(board, geo, cell, jumps, promote, scratch, 0)
+    if face == 1:
+        return _count_free(TOUCH_LOW[cell], TOUCH_HIGH[cell], own_low, own_high)
+    if face == 3:
+        return _count_free(KNIGHT_LOW[cell], KNIGHT_HIGH[cell], own_low, own_high)
+    if face == 2:
+        return _count_pawn(board, geo, cell, sgn, promote)
+    return _count_slides(board, geo, cell, face, sgn)
+
+
+@njit(cache=True, inline="always")
 def count_moves(board, geo, side, jumps, promote, scratch):
     """How many moves :func:`gen_moves` would write; ``scratch``: an ``int32`` buffer of
     ``MAX_MOVES`` (a die on a jump field is listed there, which removes duplicates)."""
     sgn = 1 - 2 * side
-    one = np.uint64(1)
-    own_low = np.uint64(0)
-    own_high = np.uint64(0)
-    for cell in range(64):
-        if board[cell] * sgn > 0:
-            own_low |= one << np.uint64(cell)
-    for cell in range(64, CELLS):
-        if board[cell] * sgn > 0:
-            own_high |= one << np.uint64(cell - 64)
+    own_low, own_high = own_masks(board, sgn)
     n = 0
     for cell in range(CELLS):
         face = np.int64(board[cell]) * sgn
-        if face <= 0:
-            continue
-        if _stands_on_jump(jumps, cell):  # its jumps, less those its face reaches anyway: list them
-            n += piece_moves(board, geo, cell, jumps, promote, scratch, 0)
-        elif face == 1:
-            n += _count_free(TOUCH_LOW[cell], TOUCH_HIGH[cell], own_low, own_high)
-        elif face == 3:
-            n += _count_free(KNIGHT_LOW[cell], KNIGHT_HIGH[cell], own_low, own_high)
-        elif face == 2:
-            n += _count_pawn(board, geo, cell, sgn, promote)
-        else:
-            n += _count_slides(board, geo, cell, face, sgn)
+        if face > 0:
+            n += die_move_count(board, geo, cell, face, sgn, jumps, promote, own_low, own_high, scratch)
     return n
 
 

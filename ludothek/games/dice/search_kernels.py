@@ -36,11 +36,11 @@ import numpy as np
 from numba import njit
 
 from ..hexalit import playout_kernels as hexalit_eval
-from ..hexalit.kernels import ROLL, gebot_cell, play_move, play_roll, position_hash, turn_actions
+from ..hexalit.kernels import ROLL, play_move, play_roll, position_hash, turn_actions_keep
 from ..trigeo import playout_kernels as trigeo_eval
 from ..trigeo.kernels import _irreversible, legal_moves_threat
 from .eval_kernels import evaluate_white_counted
-from .kernels import CELLS, PROMO, ZOBRIST, apply_move, count_ones, gen_moves, move_hash_delta
+from .kernels import CELLS, PROMO, ZOBRIST, apply_move, count_moves, count_ones, move_hash_delta
 
 TRIGEO, HEXALIT = 0, 1
 #: frames: plies from the root (depth counts a roll and its outcome as one, plies as two)
@@ -195,8 +195,7 @@ def generate(game, board, temp, side, geo, jumps, out):
     if game == TRIGEO:
         n, threat = legal_moves_threat(board, geo, side, jumps, out)
         return n, threat, (-1 if threat else n)
-    threat = gebot_cell(board, geo, side) >= 0
-    n = turn_actions(board, geo, side, out)
+    n, threat = turn_actions_keep(board, geo, side, out)
     if threat or n == 0:
         return n, threat, -1
     m = n
@@ -210,8 +209,8 @@ def evaluate(game, board, temp, side, geo, jumps, mover_moves, buf):
     """The game's evaluation for the side to move: ``knowledge.evaluate`` of the state."""
     promote = game == TRIGEO
     if mover_moves < 0:
-        mover_moves = gen_moves(board, geo, side, jumps, promote, buf)
-    other = gen_moves(board, geo, 1 - side, jumps, promote, buf)
+        mover_moves = count_moves(board, geo, side, jumps, promote, buf)
+    other = count_moves(board, geo, 1 - side, jumps, promote, buf)
     if side == 0:
         white, black = mover_moves, other
     else:

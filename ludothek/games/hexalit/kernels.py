@@ -17,6 +17,11 @@ Actions (the same numbers as :class:`~ludothek.games.hexalit.state.HexalitState`
 ``ROLL + cell``      roll the die on ``cell`` (``4356 .. 4421``); its outcome follows
 ``OUTCOME + f - 1``  chance: the roll shows ``f`` (``4422 .. 4427``)
 
+Listing and counting: :func:`turn_actions` writes a turn's actions (``turn_actions_keep``
+also says whether the Eins-Gebot holds); :func:`count_turn_actions` only counts them and
+:func:`nth_turn_action` then finds the k-th, listing the moves of one die alone, which is
+all a random playout needs; perft's last ply counts leaves (:func:`count_turn_leaves`).
+
 A *turn* is one move, or one roll together with its outcome.  The Eins-Gebot flag
 ``keep`` passed to :func:`play_move` / :func:`play_roll` is whether the mover's last 1
 was threatened at the start of the turn (then his temporary faces are kept).
@@ -31,9 +36,12 @@ from ..dice.kernels import (
     ZOBRIST,
     count_moves,
     count_ones,
+    die_move_count,
     gen_moves,
     is_attacked,
     king_escapes,
+    own_masks,
+    piece_moves,
     zobrist_hash,
 )
 
@@ -87,49 +95,123 @@ def _rollable(v, ones):
 def turn_actions(board, geo, side, out):
     """Write ``side``'s legal moves and rolls into ``out`` (``int32``, at least
     ``MAX_MOVES`` long); return how many.  Zero when ``side`` has no 1 left."""
-    sgn = 1 - 2 * side
-    ones = count_ones(board, side)
-    if ones == 0:
-        return 0
-    if ones == 1:
-        one = lone_one(board, side)
-        if is_attacked(board, geo, one, 1 - side, _NOJ):
-            # Eins-Gebot: the last 1 must move to a cell where it is not threatened
-            return king_escapes(board, geo, one, side, _NOJ, out, 0)
-    n = gen_moves(board, geo, side, _NOJ, False, out)
+    return turn_actions_keep(board, geo, side, out)[0]
+
+
+@njit(cache=True, inline="always")
+def _dice_at(scratch):
+    """Where the kernels below keep, in the tail of an action buffer, the mover's dice
+    (cells), then the moves of the dice up to each, then how many dice and how many 1s."""
+    return scratch.shape[0] - 2 * CELLS - 2
+
+
+@njit(cache=True, inline="always")
+def _mover_dice(board, sgn, scratch):
+    """List the mover's dice at :func:`_dice_at`; return ``(dice, ones, a 1's cell, twos)``."""
+    at = _dice_at(scratch)
+    dice = 0
+    ones = 0
+    one = -1
+    twos = 0
     for cell in range(CELLS):
+        v = board[cell] * sgn
+        if v > 0:
+            scratch[at + dice] = cell
+            dice += 1
+            if v == 1:
+                ones += 1
+                one = cell
+            elif v == 2:
+                twos += 1
+    return dice, ones, one, twos
+
+
+@njit(cache=True)
+def turn_actions_keep(board, geo, side, out):
+    """:func:`turn_actions` and whether the Eins-Gebot holds (the ``keep`` flag of the turn):
+    ``(n, keep)``."""
+    sgn = 1 - 2 * side
+    dice, ones, one, _ = _mover_dice(board, sgn, out)
+    if ones == 0:
+        return 0, False
+    if ones == 1 and is_attacked(board, geo, one, 1 - side, _NOJ):
+        # Eins-Gebot: the last 1 must move to a cell where it is not threatened
+        return king_escapes(board, geo, one, side, _NOJ, out, 0), True
+    at = _dice_at(out)
+    n = 0
+    for k in range(dice):
+        n = piece_moves(board, geo, out[at + k], _NOJ, False, out, n)
+    for k in range(dice):
+        cell = out[at + k]
         if _rollable(board[cell] * sgn, ones):
             out[n] = ROLL + cell
             n += 1
-    return n
+    return n, False
+
+
+@njit(cache=True)
+def count_turn_actions(board, geo, side, scratch):
+    """How many actions :func:`turn_actions` would write and whether the Eins-Gebot holds,
+    ``(n, keep)``, without listing them; :func:`nth_turn_action` then finds any one of them
+    (a random playout lists only the moves of the die it picks).  ``scratch``: an ``int32``
+    buffer of ``MAX_MOVES``, filled for :func:`nth_turn_action`."""
+    sgn = 1 - 2 * side
+    dice, ones, one, twos = _mover_dice(board, sgn, scratch)
+    if ones == 0:
+        return 0, False
+    if ones == 1 and is_attacked(board, geo, one, 1 - side, _NOJ):
+        return king_escapes(board, geo, one, side, _NOJ, scratch, 0), True
+    at = _dice_at(scratch)
+    own_low, own_high = own_masks(board, sgn)
+    n = 0
+    for k in range(dice):
+        cell = scratch[at + k]
+        n += die_move_count(board, geo, cell, board[cell] * sgn, sgn, _NOJ, False, own_low, own_high, scratch)
+        scratch[at + CELLS + k] = n
+    scratch[at + 2 * CELLS] = dice
+    scratch[at + 2 * CELLS + 1] = ones
+    return n + twos + (ones if ones >= 2 else 0), False
+
+
+@njit(cache=True)
+def nth_turn_action(board, geo, side, k, keep, scratch):
+    """Action ``k`` of :func:`turn_actions`'s list, after :func:`count_turn_actions` filled
+    ``scratch`` for this position (``keep``: what it returned)."""
+    if keep:
+        return scratch[k]  # the escapes of the last 1, listed
+    sgn = 1 - 2 * side
+    at = _dice_at(scratch)
+    upto = at + CELLS
+    dice = scratch[at + 2 * CELLS]
+    ones = scratch[at + 2 * CELLS + 1]
+    moves = scratch[upto + dice - 1]
+    if k < moves:
+        i = 0
+        while scratch[upto + i] <= k:
+            i += 1
+        before = scratch[upto + i - 1] if i > 0 else 0
+        piece_moves(board, geo, scratch[at + i], _NOJ, False, scratch, 0)
+        return scratch[k - before]
+    k -= moves
+    for i in range(dice):
+        cell = scratch[at + i]
+        if _rollable(board[cell] * sgn, ones):
+            if k == 0:
+                return ROLL + cell
+            k -= 1
+    return -1  # k was not below count_turn_actions' n
 
 
 @njit(cache=True)
 def count_turn_leaves(board, geo, side, scratch):
     """The leaves of :func:`turn_actions` without listing them: a move is one leaf, a roll
     six (one per face).  ``scratch``: an ``int32`` buffer of ``MAX_MOVES``."""
-    sgn = 1 - 2 * side
-    ones = count_ones(board, side)
-    if ones == 0:
-        return 0
-    if ones == 1:
-        one = lone_one(board, side)
-        if is_attacked(board, geo, one, 1 - side, _NOJ):
-            return king_escapes(board, geo, one, side, _NOJ, scratch, 0)
-    n = count_moves(board, geo, side, _NOJ, False, scratch)
-    for cell in range(CELLS):
-        if _rollable(board[cell] * sgn, ones):
-            n += 6
-    return n
-
-
-@njit(cache=True)
-def fix_lone_ones(board, temp):
-    """A side with exactly one die showing 1: that face is permanent."""
-    for side in range(2):
-        one = lone_one(board, side)
-        if one >= 0:
-            temp[one] = False
+    n, keep = count_turn_actions(board, geo, side, scratch)
+    if keep or n == 0:
+        return n
+    at = _dice_at(scratch)
+    moves = scratch[at + CELLS + scratch[at + 2 * CELLS] - 1]
+    return moves + 6 * (n - moves)
 
 
 @njit(cache=True)
@@ -137,14 +219,40 @@ def end_turn(board, temp, side, keep, fresh):
     """End ``side``'s turn: unless ``keep`` (the Eins-Gebot held at its start), every
     temporary die of ``side`` except ``fresh`` (the die rolled this turn, or -1) turns
     back to 2.  Lone 1s are made permanent before and after."""
-    fix_lone_ones(board, temp)
-    if not keep:
-        sgn = 1 - 2 * side
-        for cell in range(CELLS):
-            if temp[cell] and cell != fresh and board[cell] * sgn > 0:
-                board[cell] = 2 * sgn
-                temp[cell] = False
-    fix_lone_ones(board, temp)
+    sgn = 1 - 2 * side
+    white = black = 0
+    white_one = black_one = -1
+    stale = False  # a temporary die of the mover that may turn back
+    for cell in range(CELLS):
+        v = board[cell]
+        if v == 1:
+            white += 1
+            white_one = cell
+        elif v == -1:
+            black += 1
+            black_one = cell
+        if temp[cell] and cell != fresh and v * sgn > 0:
+            stale = True
+    if white == 1:
+        temp[white_one] = False
+    if black == 1:
+        temp[black_one] = False
+    if keep or not stale:
+        return
+    ones = 0
+    one = -1
+    for cell in range(CELLS):
+        v = board[cell] * sgn
+        if v <= 0:
+            continue
+        if temp[cell] and cell != fresh:
+            board[cell] = 2 * sgn
+            temp[cell] = False
+        elif v == 1:
+            ones += 1
+            one = cell
+    if ones == 1:  # the opponent's dice did not change: only the mover's lone 1 is new
+        temp[one] = False
 
 
 @njit(cache=True)
@@ -256,21 +364,23 @@ def random_playouts(board0, temp0, geo, side0, plies0, max_plies, count, seed):
         side = side0
         history[0] = position_hash(board, temp, side)
         played = 0
+        since = 0  # the last capture: no position before it can come again
         repeated = False
         while True:
             if count_ones(board, 1 - side) == 0:
                 result = WHITE_WINS if side == 0 else BLACK_WINS
                 break
-            n = turn_actions(board, geo, side, buf)
+            n, keep = count_turn_actions(board, geo, side, buf)
             if n == 0:
                 result = BLACK_WINS if side == 0 else WHITE_WINS
                 break
             if repeated or played >= limit:
                 result = DRAW
                 break
-            keep = gebot_cell(board, geo, side) >= 0
-            a = buf[np.random.randint(0, n)]
+            a = nth_turn_action(board, geo, side, np.random.randint(0, n), keep, buf)
             if a < ROLL:
+                if board[a % CELLS] != 0:
+                    since = played + 1
                 play_move(board, temp, side, a, keep)
             else:
                 play_roll(board, temp, side, a - ROLL, np.random.randint(1, 7), keep)
@@ -279,7 +389,7 @@ def random_playouts(board0, temp0, geo, side0, plies0, max_plies, count, seed):
             h = position_hash(board, temp, side)
             history[played] = h
             seen = 1
-            for k in range(played - 2, -1, -2):
+            for k in range(played - 2, since - 1, -2):
                 if history[k] == h:
                     seen += 1
             repeated = seen >= 3

@@ -8,8 +8,8 @@ Monte Carlo sample; the agent never sees the game's future rolls.
 import numpy as np
 from numba import njit
 
-from ..dice.kernels import CELLS, MAX_MOVES, NO_JUMPS, count_ones, gen_moves
-from .kernels import ROLL, gebot_cell, play_move, play_roll, turn_actions
+from ..dice.kernels import CELLS, MAX_MOVES, NO_JUMPS, count_moves, count_ones
+from .kernels import ROLL, gebot_cell, play_move, play_roll, turn_actions, turn_actions_keep
 from ...boards.triangle66 import G_ROW
 from ..dice.eval_kernels import FACE_VALUE, one_safety
 
@@ -19,8 +19,8 @@ def evaluate_white(board, temp, geo):
     """Material (a temporary face is worth little more than the 2 it turns back into),
     spare 1s, the lone 1's safety, pawn advance and mobility, for White, in pawns."""
     out = np.empty(MAX_MOVES, np.int32)
-    white = gen_moves(board, geo, 0, NO_JUMPS, False, out)
-    black = gen_moves(board, geo, 1, NO_JUMPS, False, out)
+    white = count_moves(board, geo, 0, NO_JUMPS, False, out)
+    black = count_moves(board, geo, 1, NO_JUMPS, False, out)
     return evaluate_white_counted(board, temp, geo, white, black)
 
 
@@ -90,14 +90,13 @@ def guided_playout(board0, temp0, geo, side0, plies_left, horizon, seed):
     while True:
         if count_ones(board, 1 - side) == 0:
             return 1.0 if side == 0 else -1.0
-        n = turn_actions(board, geo, side, buf)
+        n, keep = turn_actions_keep(board, geo, side, buf)
         if n == 0:
             return -1.0 if side == 0 else 1.0
         if turn >= plies_left:
             return 0.0
         if turn >= horizon:
             return squash(evaluate_white(board, temp, geo))
-        keep = gebot_cell(board, geo, side) >= 0
         pick = -1
         n_captures = 0
         for i in range(n):
