@@ -38,7 +38,7 @@ from numba import njit
 from ..hexalit import playout_kernels as hexalit_eval
 from ..hexalit.kernels import ROLL, play_move, play_roll, position_hash, turn_actions_keep
 from ..trigeo import playout_kernels as trigeo_eval
-from ..trigeo.kernels import _irreversible, legal_moves_threat
+from ..trigeo.kernels import irreversible, legal_moves_threat
 from .eval_kernels import evaluate_white_counted
 from .kernels import CELLS, PROMO, ZOBRIST, apply_move, count_moves, count_ones, move_hash_delta
 
@@ -297,7 +297,7 @@ def _push_move(game, ints, flts, hashes, boards, temps, p, move, depth, alpha, b
     irrev = ints[p, F_IRREV]
     if game == TRIGEO:
         hashes[c] = hashes[p] ^ move_hash_delta(boards[p], move, ZOBRIST)
-        if _irreversible(boards[p], move):
+        if irreversible(boards[p], move):
             irrev = c
         apply_move(boards[c], move)
         ints[c, F_SIDE] = 1 - side

@@ -15,6 +15,7 @@ from numba import njit
 
 from ..dice.kernels import (
     CELLS,
+    JUMP_FIELDS_TRIGEO,
     MAX_MOVES,
     apply_move,
     count_moves,
@@ -65,12 +66,25 @@ def one_threatened(board, geo, side, jumps):
     return king >= 0 and is_attacked(board, geo, king, 1 - side, jumps)
 
 
+#: the jump fields as a table of cells (a die there may jump to any other)
+_ON_JUMP = np.zeros(CELLS, dtype=np.bool_)
+_ON_JUMP[JUMP_FIELDS_TRIGEO] = True
+_ON_JUMP.setflags(write=False)
+
+
 @njit(cache=True)
-def _irreversible(board, move):
-    """A capture or a move of a 2 (2s only go forward) can never be undone."""
+def irreversible(board, move):
+    """Can ``move`` (not yet applied) never be undone, so that no earlier position can come
+    again? A capture, and a move of a 2, since 2s only go forward, except from one jump field
+    to another: a 2 that stepped C6-D6 may jump back D6-C6."""
     m = move % (CELLS * CELLS)
     frm = m // CELLS
-    return board[m - frm * CELLS] != 0 or board[frm] == 2 or board[frm] == -2
+    to = m - frm * CELLS
+    if board[to] != 0:
+        return True
+    if board[frm] != 2 and board[frm] != -2:
+        return False
+    return not (_ON_JUMP[frm] and _ON_JUMP[to])
 
 
 @njit(cache=True)
@@ -121,7 +135,7 @@ def perft(board, geo, jumps, zobrist, side, depth, plies_left, history, since):
             continue
         move = buf[level, pos[level]]
         index = base + level
-        child_since = index + 1 if _irreversible(board, move) else sinces[level]
+        child_since = index + 1 if irreversible(board, move) else sinces[level]
         hist[index + 1] = hist[index] ^ move_hash_delta(board, move, zobrist)
         caps[level] = apply_move(board, move)
         side = 1 - side
@@ -177,7 +191,7 @@ def random_playouts(board_start, geo, jumps, zobrist, side_start, plies_left, hi
                 draws += 1
                 break
             move = out[np.random.randint(0, n)]
-            if _irreversible(board, move):
+            if irreversible(board, move):
                 first = base + ply + 1
             hist[base + ply + 1] = hist[base + ply] ^ move_hash_delta(board, move, zobrist)
             apply_move(board, move)

@@ -164,9 +164,7 @@ class TrigeoState(GameState):
 
     def _apply(self, action: int) -> Any:
         delta = DK.move_hash_delta(self.board, action, ZOBRIST)
-        m = action % PROMO
-        frm, to = divmod(m, CELLS)
-        irreversible = self.board[to] != 0 or abs(int(self.board[frm])) == 2
+        irreversible = bool(kernels.irreversible(self.board, action))
         captured = DK.apply_move(self.board, action)
         self.side = 1 - self.side
         self._hashes.append(self._hashes[-1] ^ delta)
