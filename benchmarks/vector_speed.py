@@ -1,7 +1,8 @@
-"""Steps per second: ludothek.vector's TrikeVector against the PettingZoo environment
-stepped in a Python loop, both with uniformly random legal actions.
+"""Steps per second: ludothek.vector's batched games (TrikeVector, TrigeoVector) against the
+PettingZoo environment stepped in a Python loop, both with uniformly random legal actions.
 
-Run: taskset -c 1 python benchmarks/vector_speed.py [--size 13] [--seconds 3] [--games 256 1024]
+Run: taskset -c 1 python benchmarks/vector_speed.py [--game trike] [--size 13] [--seconds 3] [--games 256 1024]
+     taskset -c 1 python benchmarks/vector_speed.py --game trigeo [--max-plies 400] --games 256
 (``--parallel`` adds the prange variant; give it both cores: taskset -c 0,1)
 """
 
@@ -12,11 +13,20 @@ import time
 
 import numpy as np
 
-from ludothek.vector import TrikeVector
+from ludothek.vector import make
 
 
-def vector_steps_per_s(games: int, size: int, seconds: float, parallel: bool) -> float:
-    vector = TrikeVector(games, size=size, seed=1, parallel=parallel, copy=False)
+def game_options(args: argparse.Namespace) -> dict:
+    """The options of the game measured (the same for the vector and the environment)."""
+    if args.game == "trike":
+        return {"size": args.size}
+    if args.game == "trigeo":
+        return {"max_plies": args.max_plies}
+    return {}
+
+
+def vector_steps_per_s(game: str, options: dict, games: int, seconds: float, parallel: bool) -> float:
+    vector = make(game, games, seed=1, parallel=parallel, copy=False, **options)
     vector.reset()
     vector.step(vector.sample_actions())  # compile (or load) before timing
     steps, started = 0, time.perf_counter()
@@ -26,16 +36,16 @@ def vector_steps_per_s(games: int, size: int, seconds: float, parallel: bool) ->
     return steps / (time.perf_counter() - started)
 
 
-def pettingzoo_steps_per_s(size: int, seconds: float) -> float:
+def pettingzoo_steps_per_s(game_name: str, options: dict, seconds: float) -> float:
     from ludothek.integrations.pettingzoo import env
 
-    game = env("trike", size=size)
+    game = env(game_name, **options)
     game.reset(seed=1)
     rng = np.random.default_rng(1)
     steps, started = 0, time.perf_counter()
     while time.perf_counter() - started < seconds:
-        observation, _, terminated, _, _ = game.last()
-        if terminated:
+        observation, _, terminated, truncated, _ = game.last()
+        if terminated or truncated:
             game.reset()
             continue
         game.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
@@ -45,18 +55,23 @@ def pettingzoo_steps_per_s(size: int, seconds: float) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--size", type=int, default=13)
+    parser.add_argument("--game", choices=("trike", "trigeo"), default="trike")
+    parser.add_argument("--size", type=int, default=13, help="trike: the board's side")
+    parser.add_argument("--max-plies", type=int, default=400, help="trigeo: the move limit")
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--games", type=int, nargs="+", default=[256, 1024])
     parser.add_argument("--parallel", action="store_true", help="also time the prange variant")
     args = parser.parse_args()
-    loop = pettingzoo_steps_per_s(args.size, args.seconds)
-    print(f"pettingzoo_loop size={args.size} steps_per_s={loop:.0f}")
+    options = game_options(args)
+    shown = " ".join(f"{k}={v}" for k, v in options.items())
+    loop = pettingzoo_steps_per_s(args.game, options, args.seconds)
+    print(f"pettingzoo_loop game={args.game} {shown} steps_per_s={loop:.0f}")
     for games in args.games:
         for parallel in (False, True) if args.parallel else (False,):
-            rate = vector_steps_per_s(games, args.size, args.seconds, parallel)
+            rate = vector_steps_per_s(args.game, options, games, args.seconds, parallel)
             kind = "vector_parallel" if parallel else "vector"
-            print(f"{kind} size={args.size} games={games} steps_per_s={rate:.0f} vs_pettingzoo={rate / loop:.0f}x")
+            print(f"{kind} game={args.game} {shown} games={games} steps_per_s={rate:.0f} "
+                  f"vs_pettingzoo={rate / loop:.0f}x")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@ Gymnasium's ``SAME_STEP``). Its module documents the arrays. Here they are found
 
     from ludothek.vector import TrikeVector   # or: make("<game>", 1024, size=13)
 
-Today one game has it (see ``docs/VECTOR.md``).
+Today two games have it (see ``docs/VECTOR.md``); a game that can be cut by a move limit
+also returns ``truncations`` (after ``terminations``), as its module documents.
 """
 
 from __future__ import annotations

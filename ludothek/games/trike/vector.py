@@ -44,6 +44,7 @@ import numpy as np
 from numba import njit, prange
 
 from ...boards.hex_triangle import hex_triangle
+from ...core.batched import BatchedGames
 from .kernels import BLACK, EMPTY, points, random_below, targets
 from .observe import TrikeEncoder
 from .state import TrikeState
@@ -63,7 +64,7 @@ class Step(NamedTuple):
     legal: np.ndarray
 
 
-class TrikeVector:
+class TrikeVector(BatchedGames):
     """``n`` games of Trike on the board of side ``size``, stepped together."""
 
     def __init__(self, n: int, size: int = 13, seed: int | None = None, parallel: bool = False, copy: bool = True):
@@ -94,9 +95,6 @@ class TrikeVector:
         self.current_player = np.zeros(n, np.int8)
         self._started = False
 
-    def _out(self, array: np.ndarray) -> np.ndarray:
-        return array.copy() if self.copy else array
-
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Start every game afresh; returns (observations, legal masks)."""
         if seed is not None:
@@ -110,17 +108,7 @@ class TrikeVector:
 
     def step(self, actions: np.ndarray) -> Step:
         """Play one action in every game (see the module's doc for what comes back)."""
-        if not self._started:
-            raise RuntimeError("call reset() before step()")
-        actions = np.asarray(actions)
-        if actions.shape != (self.n,) or not np.issubdtype(actions.dtype, np.integer):
-            raise ValueError(f"actions must be {self.n} integers, not {actions.dtype} of shape {actions.shape}")
-        actions = actions.astype(np.int64, copy=False)
-        outside = (actions < 0) | (actions >= self.num_actions)
-        illegal = outside | (self.legal[np.arange(self.n), np.where(outside, 0, actions)] == 0)
-        if illegal.any():
-            game = int(np.flatnonzero(illegal)[0])
-            raise ValueError(f"action {int(actions[game])} is not legal in game {game}")
+        actions = self._checked(actions)
         stepper = _step_all_parallel if self.parallel else _step_all
         stepper(actions, *self._arrays(), self.rewards, self.terminations, self.final_observations,
                 self.final_winners)
@@ -132,10 +120,6 @@ class TrikeVector:
         actions = np.empty(self.n, np.int64)
         _sample(self.games, self._targets, self.boards.shape[1], self._random, actions)
         return actions
-
-    def _seed(self, seed: int | None) -> None:
-        # one uint64 splitmix64 state, drawn from numpy's seeding so that None means fresh
-        self._random = np.random.default_rng(seed).integers(0, 2**63, size=1, dtype=np.int64).astype(np.uint64)
 
     def _arrays(self) -> tuple:
         return (self.boards, self.games, self._neighbours, self._targets, self._rows, self._columns,

@@ -1,0 +1,259 @@
+"""ludothek.vector's TrigeoVector against the plain API: the same actions give the same
+trajectories (legal masks, observations, rewards, terminations and truncations, winners,
+auto-reset)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import ludothek
+from ludothek.games.trigeo.vector import TrigeoVector
+from ludothek.integrations.observe import encoder_for
+
+CELLS, PROMO = 66, 66 * 66
+# White's 3 on A9 to B11 and back, Black's 3 on F9 to E11 and back (cells A9=6, B11=18,
+# F9=63, E11=55)
+WHITE_OUT, WHITE_BACK = 6 * CELLS + 18, 18 * CELLS + 6
+BLACK_OUT, BLACK_BACK = 63 * CELLS + 55, 55 * CELLS + 63
+
+
+def plain_mask(state) -> np.ndarray:
+    """PettingZoo's action mask for the seat to move."""
+    mask = np.zeros(state.num_actions, np.int8)
+    mask[state.legal_actions()] = 1
+    return mask
+
+
+def back_of(action: int) -> int:
+    """The move taking ``action``'s die back where it came from."""
+    frm, to = divmod(action % PROMO, CELLS)
+    return to * CELLS + frm
+
+
+class Chooser:
+    """Random legal actions from the legal masks; with probability ``undo`` a seat takes
+    back its own last move where it can, so that games also end by repetition."""
+
+    def __init__(self, n: int, seed: int, undo: float):
+        self.rng = np.random.default_rng(seed)
+        self.undo = undo
+        self.last = np.full((n, 2), -1, np.int64)
+
+    def __call__(self, legal: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        actions = np.empty(len(legal), np.int64)
+        for i, seat in enumerate(seats):
+            last = self.last[i, seat]
+            if last >= 0 and legal[i, back_of(last)] and self.rng.random() < self.undo:
+                actions[i] = back_of(last)
+            else:
+                actions[i] = self.rng.choice(np.flatnonzero(legal[i]))
+            self.last[i, seat] = actions[i]
+        return actions
+
+    def ended(self, i: int) -> None:
+        self.last[i] = -1
+
+
+def check_against_plain(vector: TrigeoVector, steps: int, choose=None) -> dict[str, int]:
+    """Step ``vector`` (with ``choose(legal, seats)``'s actions, else its own random ones)
+    and the same actions through plain states; compare everything the vector returns.
+    Returns how many games ended, by the plain API's ``ending()``."""
+    options = vector.options
+    encoder = encoder_for("trigeo", options)
+    states = [ludothek.new_game("trigeo", **options) for _ in range(vector.n)]
+    observations, legal = vector.reset()
+    endings: dict[str, int] = {}
+    for _ in range(steps):
+        for i, state in enumerate(states):
+            seat = state.current_player()
+            assert vector.current_player[i] == seat
+            assert vector.plies[i] == state.ply
+            assert np.array_equal(legal[i], plain_mask(state))
+            assert np.array_equal(observations[i], encoder.encode(state, seat))
+        actions = vector.sample_actions() if choose is None else choose(legal, vector.current_player.copy())
+        movers = [state.current_player() for state in states]
+        observations, rewards, terminations, truncations, legal = vector.step(actions)
+        for i, state in enumerate(states):
+            state.apply_action(int(actions[i]))
+            ending = state.ending()
+            assert truncations[i] == (ending == "move_limit")
+            assert terminations[i] == (state.is_over() and ending != "move_limit")
+            assert rewards[i].tolist() == state.returns()
+            if state.is_over():
+                endings[ending] = endings.get(ending, 0) + 1
+                won = state.returns().index(1.0) if state.winner() else -1
+                assert vector.final_winners[i] == won
+                assert np.array_equal(vector.final_observations[i], encoder.encode(state, movers[i]))
+                states[i] = ludothek.new_game("trigeo", **options)
+                if choose is not None:
+                    choose.ended(i)
+            else:
+                assert vector.final_winners[i] == -1
+    return endings
+
+
+WINS = ("one_captured", "one_trapped", "no_move")
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_same_trajectories_as_the_plain_api(seed):
+    vector = TrigeoVector(8, max_plies=80, seed=seed)
+    endings = check_against_plain(vector, steps=250, choose=Chooser(8, seed, undo=0.5))
+    assert sum(endings.get(kind, 0) for kind in WINS) >= 3
+    assert endings.get("repetition", 0) >= 3
+    assert endings.get("move_limit", 0) >= 3
+
+
+def test_same_trajectories_with_the_default_options_and_the_vectors_own_actions():
+    endings = check_against_plain(TrigeoVector(4, seed=7), steps=260)
+    assert sum(endings.get(kind, 0) for kind in WINS) >= 2
+
+
+def test_a_short_limit_truncates_and_black_may_move_first():
+    vector = TrigeoVector(6, max_plies=30, first="black", seed=3)
+    assert vector.reset()[0][:, -1].all() and (vector.current_player == 1).all()
+    endings = check_against_plain(vector, steps=100)
+    assert endings.get("move_limit", 0) >= 6
+
+
+def test_parallel_stepping_gives_the_same_trajectories():
+    vector = TrigeoVector(4, max_plies=60, seed=5, parallel=True)
+    endings = check_against_plain(vector, steps=150, choose=Chooser(4, 5, undo=0.5))
+    assert sum(endings.values()) >= 4
+
+
+def test_shuffling_two_dice_back_and_forth_is_a_threefold_repetition_draw():
+    vector = TrigeoVector(2, seed=0)
+    vector.reset()
+    other = vector.sample_actions()[1]  # game 1 plays on, unrepeated
+    state = ludothek.new_game("trigeo")
+    for ply, action in enumerate([WHITE_OUT, BLACK_OUT, WHITE_BACK, BLACK_BACK] * 2):
+        assert vector.legal[0, action]
+        observations, rewards, terminations, truncations, legal = vector.step(np.array([action, other]))
+        other = vector.sample_actions()[1]
+        state.apply_action(action)
+        assert state.repetitions() == 1 + (ply + 1) // 4
+        assert terminations[0] == (ply == 7) and not truncations.any()
+    assert state.ending() == "repetition"
+    assert rewards[0].tolist() == [0.0, 0.0] and vector.final_winners[0] == -1
+    encoder = encoder_for("trigeo", vector.options)
+    assert np.array_equal(vector.final_observations[0], encoder.encode(state, 1))  # Black moved last
+    # game 0 started again in the same step
+    assert vector.plies.tolist()[0] == 0 and vector.current_player[0] == 0
+    start = ludothek.new_game("trigeo")
+    assert np.array_equal(observations[0], encoder.encode(start, 0))
+    assert np.array_equal(legal[0], plain_mask(start))
+
+
+def test_illegal_actions_are_refused_and_change_nothing():
+    vector = TrigeoVector(2, seed=0)
+    vector.reset()
+    vector.step(np.array([WHITE_OUT, WHITE_OUT]))
+    before = (vector.boards.copy(), vector.games.copy(), vector.history.copy(), vector.legal.copy(),
+              vector.observations.copy())
+    # Black to move: White's move back, a move from an empty cell, out of range
+    for actions in ([WHITE_BACK, BLACK_OUT], [0, BLACK_OUT], [vector.num_actions, BLACK_OUT], [-1, BLACK_OUT]):
+        with pytest.raises(ValueError, match="not legal in game 0"):
+            vector.step(np.array(actions))
+    with pytest.raises(ValueError, match="not legal in game 1"):
+        vector.step(np.array([BLACK_OUT, WHITE_BACK]))
+    with pytest.raises(ValueError, match="must be 2 integers"):
+        vector.step(np.array([0.5, 1.0]))
+    with pytest.raises(ValueError, match="must be 2 integers"):
+        vector.step(np.array([BLACK_OUT]))
+    after = (vector.boards, vector.games, vector.history, vector.legal, vector.observations)
+    assert all(np.array_equal(a, b) for a, b in zip(before, after))
+
+
+def test_options_are_checked_by_the_plain_api():
+    with pytest.raises(Exception, match="max_plies"):
+        TrigeoVector(2, max_plies=0)
+    with pytest.raises(Exception, match="first"):
+        TrigeoVector(2, first="red")
+    with pytest.raises(ValueError):
+        TrigeoVector(0)
+
+
+def test_copy_false_returns_the_vectors_own_buffers():
+    vector = TrigeoVector(2, seed=0, copy=False)
+    observations, legal = vector.reset()
+    step = vector.step(vector.sample_actions())
+    assert step.observations is vector.observations and step.truncations is vector.truncations
+    assert step._fields == ("observations", "rewards", "terminations", "truncations", "legal")
+    copied = TrigeoVector(2, seed=0)
+    copied.reset()
+    assert copied.step(copied.sample_actions()).legal is not copied.legal
+
+
+def test_vectors_are_found_by_game_name():
+    from ludothek import vector
+
+    assert vector.vector_class("trigeo") is TrigeoVector
+    assert vector.TrigeoVector is TrigeoVector
+    made = vector.make("trigeo", 3, max_plies=50)
+    assert made.n == 3 and made.max_plies == 50
+
+
+def test_step_before_reset_is_refused():
+    with pytest.raises(RuntimeError):
+        TrigeoVector(1).step(np.array([WHITE_OUT]))
+
+
+def test_same_seed_same_actions():
+    runs = []
+    for _ in range(2):
+        vector = TrigeoVector(3, seed=11)
+        vector.reset()
+        actions = []
+        for _ in range(20):
+            actions.append(vector.sample_actions())
+            vector.step(actions[-1])
+        runs.append(np.array(actions))
+    assert np.array_equal(runs[0], runs[1])
+
+
+def test_same_observations_as_the_pettingzoo_environment():
+    pytest.importorskip("pettingzoo")
+    from ludothek.integrations.pettingzoo import env
+
+    vector = TrigeoVector(1, max_plies=12, seed=3)
+    observations, legal = vector.reset()
+    game = env("trigeo", max_plies=12)
+    game.reset()
+    ended = 0
+    for _ in range(30):  # into a third game, through the auto-reset
+        agent = game.agent_selection
+        _, reward, terminated, truncated, _ = game.last()
+        if terminated or truncated:
+            game.reset()
+            continue
+        seen = game.observe(agent)
+        assert f"player_{vector.current_player[0]}" == agent
+        assert np.array_equal(observations[0], seen["observation"])
+        assert np.array_equal(legal[0], seen["action_mask"])
+        action = vector.sample_actions()
+        observations, rewards, terminations, truncations, legal = vector.step(action)
+        game.step(int(action[0]))
+        if terminations[0] or truncations[0]:
+            ended += 1
+            # the environment reports the max_plies draw as a termination with rewards 0
+            assert game.terminations["player_0"]
+            assert rewards[0].tolist() == [game.rewards["player_0"], game.rewards["player_1"]]
+    assert ended >= 2
+
+
+def test_a_two_jumping_back_between_jump_fields_repeats_positions():
+    # Black's 2 goes D6-C6 (a step forward) and C6-D6 (a jump back) while White's 1 goes
+    # B6-C8-B6: the position after ply 14 comes back after plies 18 and 22
+    moves = [1151, 4289, 883, 4354, 277, 3338, 415, 3401, 882, 2361, 1597, 3271, 1956,
+             2533, 885, 1688, 1795, 2533, 885, 1688, 1795, 2533]
+    vector = TrigeoVector(1, seed=0)
+    vector.reset()
+    state = ludothek.new_game("trigeo")
+    for ply, action in enumerate(moves, 1):
+        _, rewards, terminations, truncations, _ = vector.step(np.array([action]))
+        state.apply_action(action)
+        assert terminations[0] == state.is_over() == (ply == len(moves))
+    assert state.ending() == "repetition" and vector.final_winners[0] == -1
+    assert rewards[0].tolist() == [0.0, 0.0] and not truncations[0]
