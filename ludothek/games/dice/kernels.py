@@ -80,6 +80,14 @@ def _emit(out, n, frm, to):
 
 
 @njit(cache=True, inline="always")
+def _stands_on_jump(jumps, cell):
+    for k in range(jumps.shape[0]):
+        if jumps[k] == cell:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
 def piece_moves(board, geo, cell, jumps, promote, out, n):
     v = np.int64(board[cell])
     if v == 0:
@@ -128,24 +136,19 @@ def piece_moves(board, geo, cell, jumps, promote, out, n):
                     if b < 0:
                         n = _emit(out, n, cell, t)
                     break
-    if jumps.shape[0] > 0:
-        on_jump = False
+    if _stands_on_jump(jumps, cell):
         for j in jumps:
-            if j == cell:
-                on_jump = True
-        if on_jump:
-            for j in jumps:
-                if j == cell or board[j] * sgn > 0:
-                    continue
-                move = cell * CELLS + j
-                dup = False
-                for i in range(start, n):
-                    if out[i] == move:
-                        dup = True
-                        break
-                if not dup:
-                    out[n] = move
-                    n += 1
+            if j == cell or board[j] * sgn > 0:
+                continue
+            move = cell * CELLS + j
+            dup = False
+            for i in range(start, n):
+                if out[i] == move:
+                    dup = True
+                    break
+            if not dup:
+                out[n] = move
+                n += 1
     return n
 
 
@@ -186,14 +189,6 @@ def _popcount(typingctx, word):
     def codegen(context, builder, signature, args):
         return builder.ctpop(args[0])
     return types.uint64(types.uint64), codegen
-
-
-@njit(cache=True, inline="always")
-def _stands_on_jump(jumps, cell):
-    for k in range(jumps.shape[0]):
-        if jumps[k] == cell:
-            return True
-    return False
 
 
 @njit(cache=True, inline="always")
@@ -324,15 +319,10 @@ def is_attacked(board, geo, target, by_side, jumps):
                     return True
                 break
             t = geo[t, d]
-    if jumps.shape[0] > 0:
-        on_jump = False
+    if _stands_on_jump(jumps, target):
         for j in jumps:
-            if j == target:
-                on_jump = True
-        if on_jump:
-            for j in jumps:
-                if j != target and board[j] * sgn > 0:
-                    return True
+            if j != target and board[j] * sgn > 0:
+                return True
     return False
 
 

@@ -34,10 +34,8 @@ from ..dice.kernels import (
     CELLS,
     MAX_MOVES,
     ZOBRIST,
-    count_moves,
     count_ones,
     die_move_count,
-    gen_moves,
     is_attacked,
     king_escapes,
     own_masks,
@@ -305,10 +303,9 @@ def _perft(board, temp, geo, side, depth, bufs, boards, temps):
     if depth == 1:
         n = count_turn_leaves(board, geo, side, buf)
         return n if n > 0 else 1
-    n = turn_actions(board, geo, side, buf)
+    n, keep = turn_actions_keep(board, geo, side, buf)
     if n == 0:
         return 1
-    keep = gebot_cell(board, geo, side) >= 0
     b2 = boards[depth]
     t2 = temps[depth]
     total = 0

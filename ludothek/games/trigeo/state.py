@@ -13,7 +13,7 @@ from ...core.messages import Message, colour
 from ...core.options import Option
 from ...core.protocol import TERMINAL, GameState, action_number, perft_depth, playout_args
 from ..dice import kernels as DK
-from ..dice.kernels import BLACK, CELLS, JUMP_FIELDS_TRIGEO, MAX_MOVES, PROMO, WHITE, ZOBRIST
+from ..dice.kernels import BLACK, JUMP_FIELDS_TRIGEO, MAX_MOVES, PROMO, WHITE, ZOBRIST
 from ..dice.notation import check_capture_sign, move_to_text, parse_move_text
 from ..dice.position import SIDE_NAME, format_position, parse_position, start_board
 from ..dice.texts import TEXTS as DICE
