@@ -40,6 +40,7 @@ from ..hexalit.kernels import ROLL, play_move, play_roll, position_hash, turn_ac
 from ..trigeo import playout_kernels as trigeo_eval
 from ..trigeo.kernels import irreversible, legal_moves_threat
 from .eval_kernels import evaluate_white_counted
+from ...core.borrow import borrowed
 from .kernels import CELLS, PROMO, ZOBRIST, apply_move, count_moves, count_ones, move_hash_delta
 
 TRIGEO, HEXALIT = 0, 1
@@ -288,12 +289,19 @@ def _pick(moves, scores, i, n):
     return moves[i]
 
 
+@njit(cache=True, inline="always")
+def _copy_row(rows, p, c):
+    """``rows[c] = rows[p]`` cell by cell (numba's slice assignment is several times slower)."""
+    for k in range(rows.shape[1]):
+        rows[c, k] = rows[p, k]
+
+
 @njit(cache=True)
 def _push_move(game, ints, flts, hashes, boards, temps, p, move, depth, alpha, beta, kind, left):
     """Frame ``p + 1``: the position after ``move`` (a roll: the chance frame)."""
     c = p + 1
     side = ints[p, F_SIDE]
-    boards[c, :] = boards[p, :]
+    _copy_row(boards, p, c)
     irrev = ints[p, F_IRREV]
     if game == TRIGEO:
         hashes[c] = hashes[p] ^ move_hash_delta(boards[p], move, ZOBRIST)
@@ -303,7 +311,7 @@ def _push_move(game, ints, flts, hashes, boards, temps, p, move, depth, alpha, b
         ints[c, F_SIDE] = 1 - side
         ints[c, F_TURNS] = ints[p, F_TURNS] + 1
     else:
-        temps[c, :] = temps[p, :]
+        _copy_row(temps, p, c)
         if move >= ROLL:
             kind = K_CHANCE
             ints[c, F_SIDE] = side
@@ -332,8 +340,8 @@ def _push_outcome(ints, flts, hashes, boards, temps, p, face):
     """Frame ``p + 1``: the roll of chance frame ``p`` shows ``face``; the turn ends."""
     c = p + 1
     roller = ints[p, F_SIDE]
-    boards[c, :] = boards[p, :]
-    temps[c, :] = temps[p, :]
+    _copy_row(boards, p, c)
+    _copy_row(temps, p, c)
     play_roll(boards[c], temps[c], roller, ints[p, F_ROLL], face, ints[p, F_CHECK] != 0)
     ints[c, F_SIDE] = 1 - roller
     ints[c, F_TURNS] = ints[p, F_TURNS] + 1
@@ -352,8 +360,8 @@ def _push_null(game, ints, flts, hashes, boards, temps, p, depth, alpha, beta):
     """Frame ``p + 1``: the side to move passes (null move; never a game move)."""
     c = p + 1
     side = ints[p, F_SIDE]
-    boards[c, :] = boards[p, :]
-    temps[c, :] = temps[p, :]
+    _copy_row(boards, p, c)
+    _copy_row(temps, p, c)
     hashes[c] = hashes[p] ^ ZOBRIST[CELLS, 0]
     ints[c, F_SIDE] = 1 - side
     ints[c, F_TURNS] = ints[p, F_TURNS] + 1
@@ -403,6 +411,14 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
         root_moves, root_scores, geo, jumps, buf, limit):
     """Search until ``limit`` nodes have been counted in all (``PAUSED``) or the root move
     list is done (``DONE``); see the module docstring."""
+    # borrowed views (ludothek.core.borrow): the caller owns every array for the whole call
+    par, reg, freg, ints, flts = borrowed(par), borrowed(reg), borrowed(freg), borrowed(ints), borrowed(flts)
+    hashes, boards, temps, moves, scores = borrowed(hashes), borrowed(boards), borrowed(temps), borrowed(moves), borrowed(scores)
+    pv, killers, history = borrowed(pv), borrowed(killers), borrowed(history)
+    tt_keys, tt_vals, tt_moves, tt_meta = borrowed(tt_keys), borrowed(tt_vals), borrowed(tt_moves), borrowed(tt_meta)
+    ec_keys, ec_vals, g_keys, g_counts = borrowed(ec_keys), borrowed(ec_vals), borrowed(g_keys), borrowed(g_counts)
+    root_moves, root_scores = borrowed(root_moves), borrowed(root_scores)
+    geo, jumps, buf = borrowed(geo), borrowed(jumps), borrowed(buf)
     game = par[P_GAME]
     plies_left = par[P_PLIES_LEFT]
     quiescence = par[P_QUIESCENCE]

@@ -22,6 +22,13 @@ also says whether the Eins-Gebot holds); :func:`count_turn_actions` only counts 
 :func:`nth_turn_action` then finds the k-th, listing the moves of one die alone, which is
 all a random playout needs; perft's last ply counts leaves (:func:`count_turn_leaves`).
 
+Masks: ``d`` (``uint64[ROWS, 2]``, :mod:`ludothek.games.dice.masks`) holds the position's
+dice by side and face and its temporary faces.  The ``masked_*`` kernels take it along with
+the board and keep it up to date (perft and the playouts make it once and never scan the
+board again); the kernels without the prefix make it from the board and call them, so there
+is one implementation of each rule.  The hot loops pass borrowed views of their arrays
+(:mod:`ludothek.core.borrow`).
+
 A *turn* is one move, or one roll together with its outcome.  The Eins-Gebot flag
 ``keep`` passed to :func:`play_move` / :func:`play_roll` is whether the mover's last 1
 was threatened at the start of the turn (then his temporary faces are kept).
@@ -30,18 +37,12 @@ was threatened at the start of the turn (then his temporary faces are kept).
 import numpy as np
 from numba import njit
 
-from ..dice.kernels import (
-    CELLS,
-    MAX_MOVES,
-    ZOBRIST,
-    count_ones,
-    die_move_count,
-    is_attacked,
-    king_escapes,
-    own_masks,
-    piece_moves,
-    zobrist_hash,
-)
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from ...boards.triangle66 import G_TOUCH
+from ...core.borrow import borrowed
+from ..dice.kernels import CELLS, MAX_MOVES, ZOBRIST, is_attacked, piece_moves, zobrist_hash
+from ..dice.masks import ONE, ROWS, TEMP, attacked, bit, cell_count, dice_masks, die_moves, fingerprint, lowest
 
 
 ROLL = CELLS * CELLS  # 4356
@@ -90,61 +91,105 @@ def _rollable(v, ones):
 
 
 @njit(cache=True)
+def position_masks(board, temp, d):
+    """Fill ``d`` (``uint64[ROWS, 2]``, :mod:`ludothek.games.dice.masks`) for this position:
+    the dice by side and face, and the temporary ones."""
+    dice_masks(board, d)
+    d[TEMP, 0] = 0
+    d[TEMP, 1] = 0
+    for cell in range(CELLS):
+        if temp[cell]:
+            d[TEMP, cell >> 6] |= bit(cell)
+
+
+@njit(cache=True, inline="always")
+def _masks(board, temp):
+    d = np.empty((ROWS, 2), dtype=np.uint64)
+    position_masks(board, temp, d)
+    return d
+
+
+@njit(cache=True, inline="always")
+def _threatened_lone_one(d, side):
+    """The cell of ``side``'s last 1 if it is threatened (the Eins-Gebot), else -1."""
+    o = 8 * side
+    if cell_count(d[o + 1, 0], d[o + 1, 1]) != 1:
+        return -1
+    one = lowest(d[o + 1, 0], d[o + 1, 1])
+    if attacked(d, one, 1 - side, d[0, 0] | d[8, 0], d[0, 1] | d[8, 1]):
+        return one
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _escapes(board, geo, d, one, side, out):
+    """Write the moves of the threatened 1 on ``one`` to cells where it is not attacked, in the
+    order :func:`piece_moves` lists them; return how many."""
+    sgn = 1 - 2 * side
+    w, b = one >> 6, bit(one)
+    occ_lo = d[0, 0] | d[8, 0]
+    occ_hi = d[0, 1] | d[8, 1]
+    if w == 0:  # the 1 has left its cell
+        occ_lo &= ~b
+    else:
+        occ_hi &= ~b
+    n = 0
+    for k in range(12):
+        t = geo[one, G_TOUCH + k]
+        if t < 0:
+            break
+        if board[t] * sgn <= 0 and not attacked(d, t, 1 - side, occ_lo, occ_hi):
+            out[n] = one * CELLS + t
+            n += 1
+    return n
+
+
+@njit(cache=True)
 def turn_actions(board, geo, side, out):
     """Write ``side``'s legal moves and rolls into ``out`` (``int32``, at least
     ``MAX_MOVES`` long); return how many.  Zero when ``side`` has no 1 left."""
     return turn_actions_keep(board, geo, side, out)[0]
 
 
-@njit(cache=True, inline="always")
-def _dice_at(scratch):
-    """Where the kernels below keep, in the tail of an action buffer, the mover's dice
-    (cells), then the moves of the dice up to each, then how many dice and how many 1s."""
-    return scratch.shape[0] - 2 * CELLS - 2
-
-
-@njit(cache=True, inline="always")
-def _mover_dice(board, sgn, scratch):
-    """List the mover's dice at :func:`_dice_at`; return ``(dice, ones, a 1's cell, twos)``."""
-    at = _dice_at(scratch)
-    dice = 0
-    ones = 0
-    one = -1
-    twos = 0
-    for cell in range(CELLS):
-        v = board[cell] * sgn
-        if v > 0:
-            scratch[at + dice] = cell
-            dice += 1
-            if v == 1:
-                ones += 1
-                one = cell
-            elif v == 2:
-                twos += 1
-    return dice, ones, one, twos
-
-
 @njit(cache=True)
 def turn_actions_keep(board, geo, side, out):
     """:func:`turn_actions` and whether the Eins-Gebot holds (the ``keep`` flag of the turn):
     ``(n, keep)``."""
-    sgn = 1 - 2 * side
-    dice, ones, one, _ = _mover_dice(board, sgn, out)
+    d = np.empty((ROWS, 2), dtype=np.uint64)
+    dice_masks(board, d)
+    return masked_turn_actions(board, geo, d, side, out)
+
+
+@njit(cache=True, inline="always")
+def masked_turn_actions(board, geo, d, side, out):
+    """:func:`turn_actions_keep` with the position's masks ``d`` at hand."""
+    o = 8 * side
+    ones = cell_count(d[o + 1, 0], d[o + 1, 1])
     if ones == 0:
         return 0, False
-    if ones == 1 and is_attacked(board, geo, one, 1 - side, _NOJ):
-        # Eins-Gebot: the last 1 must move to a cell where it is not threatened
-        return king_escapes(board, geo, one, side, _NOJ, out, 0), True
-    at = _dice_at(out)
+    one = _threatened_lone_one(d, side)
+    if one >= 0:  # Eins-Gebot: the last 1 must move to a cell where it is not threatened
+        return _escapes(board, geo, d, one, side, out), True
     n = 0
-    for k in range(dice):
-        n = piece_moves(board, geo, out[at + k], _NOJ, False, out, n)
-    for k in range(dice):
-        cell = out[at + k]
-        if _rollable(board[cell] * sgn, ones):
-            out[n] = ROLL + cell
+    for w in range(2):
+        dice = d[o, w]
+        while dice:
+            n = piece_moves(board, geo, np.int64(trailing_zeros(dice)) + 64 * w, _NOJ, False, out, n)
+            dice &= dice - ONE
+    for w in range(2):
+        rolls = d[o + 2, w] | (d[o + 1, w] if ones >= 2 else np.uint64(0))
+        while rolls:
+            out[n] = ROLL + np.int64(trailing_zeros(rolls)) + 64 * w
             n += 1
+            rolls &= rolls - ONE
     return n, False
+
+
+@njit(cache=True, inline="always")
+def _counts_at(scratch):
+    """Where :func:`count_turn_actions` keeps, in the tail of an action buffer, the number of
+    moves of the die on each cell (for :func:`nth_turn_action`)."""
+    return scratch.shape[0] - CELLS
 
 
 @njit(cache=True)
@@ -153,63 +198,130 @@ def count_turn_actions(board, geo, side, scratch):
     ``(n, keep)``, without listing them; :func:`nth_turn_action` then finds any one of them
     (a random playout lists only the moves of the die it picks).  ``scratch``: an ``int32``
     buffer of ``MAX_MOVES``, filled for :func:`nth_turn_action`."""
-    sgn = 1 - 2 * side
-    dice, ones, one, twos = _mover_dice(board, sgn, scratch)
+    d = np.empty((ROWS, 2), dtype=np.uint64)
+    dice_masks(board, d)
+    return masked_count_turn_actions(board, geo, d, side, scratch)
+
+
+@njit(cache=True, inline="always")
+def masked_count_turn_actions(board, geo, d, side, scratch):
+    """:func:`count_turn_actions` with the position's masks ``d`` at hand."""
+    o = 8 * side
+    ones = cell_count(d[o + 1, 0], d[o + 1, 1])
     if ones == 0:
         return 0, False
-    if ones == 1 and is_attacked(board, geo, one, 1 - side, _NOJ):
-        return king_escapes(board, geo, one, side, _NOJ, scratch, 0), True
-    at = _dice_at(scratch)
-    own_low, own_high = own_masks(board, sgn)
+    one = _threatened_lone_one(d, side)
+    if one >= 0:
+        return _escapes(board, geo, d, one, side, scratch), True
+    at = _counts_at(scratch)
+    own_lo, own_hi = d[o, 0], d[o, 1]
+    enemy_lo, enemy_hi = d[8 - o, 0], d[8 - o, 1]
     n = 0
-    for k in range(dice):
-        cell = scratch[at + k]
-        n += die_move_count(board, geo, cell, board[cell] * sgn, sgn, _NOJ, False, own_low, own_high, scratch)
-        scratch[at + CELLS + k] = n
-    scratch[at + 2 * CELLS] = dice
-    scratch[at + 2 * CELLS + 1] = ones
-    return n + twos + (ones if ones >= 2 else 0), False
+    for w in range(2):
+        dice = d[o, w]
+        while dice:
+            cell = np.int64(trailing_zeros(dice)) + 64 * w
+            moves = die_moves(board, geo, cell, side, own_lo, own_hi, enemy_lo, enemy_hi)
+            scratch[at + cell] = moves
+            n += moves
+            dice &= dice - ONE
+    return n + cell_count(d[o + 2, 0], d[o + 2, 1]) + (ones if ones >= 2 else 0), False
 
 
 @njit(cache=True)
 def nth_turn_action(board, geo, side, k, keep, scratch):
     """Action ``k`` of :func:`turn_actions`'s list, after :func:`count_turn_actions` filled
     ``scratch`` for this position (``keep``: what it returned)."""
+    d = np.empty((ROWS, 2), dtype=np.uint64)
+    dice_masks(board, d)
+    return masked_nth_turn_action(board, geo, d, side, k, keep, scratch)
+
+
+@njit(cache=True, inline="always")
+def masked_nth_turn_action(board, geo, d, side, k, keep, scratch):
+    """:func:`nth_turn_action` with the position's masks ``d`` at hand."""
     if keep:
         return scratch[k]  # the escapes of the last 1, listed
-    sgn = 1 - 2 * side
-    at = _dice_at(scratch)
-    upto = at + CELLS
-    dice = scratch[at + 2 * CELLS]
-    ones = scratch[at + 2 * CELLS + 1]
-    moves = scratch[upto + dice - 1]
-    if k < moves:
-        i = 0
-        while scratch[upto + i] <= k:
-            i += 1
-        before = scratch[upto + i - 1] if i > 0 else 0
-        piece_moves(board, geo, scratch[at + i], _NOJ, False, scratch, 0)
-        return scratch[k - before]
-    k -= moves
-    for i in range(dice):
-        cell = scratch[at + i]
-        if _rollable(board[cell] * sgn, ones):
+    o = 8 * side
+    at = _counts_at(scratch)
+    for w in range(2):
+        dice = d[o, w]
+        while dice:
+            cell = np.int64(trailing_zeros(dice)) + 64 * w
+            moves = scratch[at + cell]
+            if k < moves:
+                piece_moves(board, geo, cell, _NOJ, False, scratch, 0)
+                return scratch[k]
+            k -= moves
+            dice &= dice - ONE
+    several = cell_count(d[o + 1, 0], d[o + 1, 1]) >= 2
+    for w in range(2):
+        rolls = d[o + 2, w] | (d[o + 1, w] if several else np.uint64(0))
+        while rolls:
             if k == 0:
-                return ROLL + cell
+                return ROLL + np.int64(trailing_zeros(rolls)) + 64 * w
             k -= 1
+            rolls &= rolls - ONE
     return -1  # k was not below count_turn_actions' n
+
+
+@njit(cache=True, inline="always")
+def masked_count_turn_leaves(board, geo, d, side, scratch):
+    """The leaves of :func:`turn_actions` without listing them: a move is one leaf, a roll
+    six (one per face).  ``scratch``: an ``int32`` buffer of ``MAX_MOVES``."""
+    n, keep = masked_count_turn_actions(board, geo, d, side, scratch)
+    if keep or n == 0:
+        return n
+    o = 8 * side
+    ones = cell_count(d[o + 1, 0], d[o + 1, 1])
+    return n + 5 * (cell_count(d[o + 2, 0], d[o + 2, 1]) + (ones if ones >= 2 else 0))
 
 
 @njit(cache=True)
 def count_turn_leaves(board, geo, side, scratch):
-    """The leaves of :func:`turn_actions` without listing them: a move is one leaf, a roll
-    six (one per face).  ``scratch``: an ``int32`` buffer of ``MAX_MOVES``."""
-    n, keep = count_turn_actions(board, geo, side, scratch)
-    if keep or n == 0:
-        return n
-    at = _dice_at(scratch)
-    moves = scratch[at + CELLS + scratch[at + 2 * CELLS] - 1]
-    return moves + 6 * (n - moves)
+    d = np.empty((ROWS, 2), dtype=np.uint64)
+    dice_masks(board, d)
+    return masked_count_turn_leaves(board, geo, d, side, scratch)
+
+
+@njit(cache=True, inline="always")
+def _make_permanent_if_lone(temp, d, row):
+    """The 1s in row ``row`` of ``d``: if there is just one, its face is no longer temporary."""
+    lo, hi = d[row, 0], d[row, 1]
+    if cell_count(lo, hi) == 1:
+        d[TEMP, 0] &= ~lo
+        d[TEMP, 1] &= ~hi
+        temp[lowest(lo, hi)] = False
+
+
+@njit(cache=True, inline="always")
+def masked_end_turn(board, temp, d, side, keep, fresh):
+    """:func:`end_turn` on the board, its temporary flags and its masks ``d`` together."""
+    _make_permanent_if_lone(temp, d, 1)
+    _make_permanent_if_lone(temp, d, 9)
+    if keep:
+        return
+    o = 8 * side
+    sgn = 1 - 2 * side
+    fresh_lo = bit(fresh) if 0 <= fresh < 64 else np.uint64(0)
+    fresh_hi = bit(fresh) if fresh >= 64 else np.uint64(0)
+    stale_lo = d[TEMP, 0] & d[o, 0] & ~fresh_lo
+    stale_hi = d[TEMP, 1] & d[o, 1] & ~fresh_hi
+    if not (stale_lo | stale_hi):
+        return
+    for w in range(2):
+        stale = stale_lo if w == 0 else stale_hi
+        while stale:
+            cell = np.int64(trailing_zeros(stale)) + 64 * w
+            d[o + board[cell] * sgn, w] &= ~bit(cell)
+            board[cell] = 2 * sgn
+            temp[cell] = False
+            stale &= stale - ONE
+    d[o + 2, 0] |= stale_lo
+    d[o + 2, 1] |= stale_hi
+    d[TEMP, 0] &= ~stale_lo
+    d[TEMP, 1] &= ~stale_hi
+    _make_permanent_if_lone(temp, d, o + 1)
 
 
 @njit(cache=True)
@@ -217,60 +329,70 @@ def end_turn(board, temp, side, keep, fresh):
     """End ``side``'s turn: unless ``keep`` (the Eins-Gebot held at its start), every
     temporary die of ``side`` except ``fresh`` (the die rolled this turn, or -1) turns
     back to 2.  Lone 1s are made permanent before and after."""
+    masked_end_turn(board, temp, _masks(board, temp), side, keep, fresh)
+
+
+@njit(cache=True, inline="always")
+def _clear(d, row, cell):
+    d[row, cell >> 6] &= ~bit(cell)
+
+
+@njit(cache=True, inline="always")
+def _set(d, row, cell):
+    d[row, cell >> 6] |= bit(cell)
+
+
+@njit(cache=True, inline="always")
+def masked_play_move(board, temp, d, side, move, keep):
+    """:func:`play_move`, keeping the masks ``d`` with the board."""
+    frm = move // CELLS
+    to = move - frm * CELLS
+    o = 8 * side
+    captured = np.int64(board[to])
+    if captured != 0:
+        o2 = 8 - o
+        _clear(d, o2, to)
+        _clear(d, o2 + (captured if captured > 0 else -captured), to)
+    row = o + np.int64(board[frm]) * (1 - 2 * side)
+    _clear(d, o, frm)
+    _clear(d, row, frm)
+    _set(d, o, to)
+    _set(d, row, to)
+    if temp[frm]:  # a captured die's flag goes with it
+        _clear(d, TEMP, frm)
+        _set(d, TEMP, to)
+    else:
+        _clear(d, TEMP, to)
+    board[to] = board[frm]
+    board[frm] = 0
+    temp[to] = temp[frm]
+    temp[frm] = False
+    masked_end_turn(board, temp, d, side, keep, -1)
+
+
+@njit(cache=True, inline="always")
+def masked_play_roll(board, temp, d, side, cell, face, keep):
+    """:func:`play_roll`, keeping the masks ``d`` with the board."""
+    o = 8 * side
     sgn = 1 - 2 * side
-    white = black = 0
-    white_one = black_one = -1
-    stale = False  # a temporary die of the mover that may turn back
-    for cell in range(CELLS):
-        v = board[cell]
-        if v == 1:
-            white += 1
-            white_one = cell
-        elif v == -1:
-            black += 1
-            black_one = cell
-        if temp[cell] and cell != fresh and v * sgn > 0:
-            stale = True
-    if white == 1:
-        temp[white_one] = False
-    if black == 1:
-        temp[black_one] = False
-    if keep or not stale:
-        return
-    ones = 0
-    one = -1
-    for cell in range(CELLS):
-        v = board[cell] * sgn
-        if v <= 0:
-            continue
-        if temp[cell] and cell != fresh:
-            board[cell] = 2 * sgn
-            temp[cell] = False
-        elif v == 1:
-            ones += 1
-            one = cell
-    if ones == 1:  # the opponent's dice did not change: only the mover's lone 1 is new
-        temp[one] = False
+    _clear(d, o + board[cell] * sgn, cell)
+    _set(d, o + face, cell)
+    _set(d, TEMP, cell)
+    board[cell] = face * sgn
+    temp[cell] = True
+    masked_end_turn(board, temp, d, side, keep, cell)
 
 
 @njit(cache=True)
 def play_move(board, temp, side, move, keep):
     """Move ``from * 66 + to`` and end the turn."""
-    frm = move // CELLS
-    to = move - frm * CELLS
-    board[to] = board[frm]
-    board[frm] = 0
-    temp[to] = temp[frm]  # a captured die's flag goes with it
-    temp[frm] = False
-    end_turn(board, temp, side, keep, -1)
+    masked_play_move(board, temp, _masks(board, temp), side, move, keep)
 
 
 @njit(cache=True)
 def play_roll(board, temp, side, cell, face, keep):
     """The die on ``cell`` was rolled and shows ``face``; end the turn."""
-    board[cell] = face * (1 - 2 * side)
-    temp[cell] = True
-    end_turn(board, temp, side, keep, cell)
+    masked_play_roll(board, temp, _masks(board, temp), side, cell, face, keep)
 
 
 @njit(cache=True)
@@ -294,34 +416,51 @@ def position_hash(board, temp, side):
     return h
 
 
+@njit(cache=True, inline="always")
+def _no_ones_left(d):
+    return not (d[1, 0] | d[1, 1]) or not (d[9, 0] | d[9, 1])
+
+
+@njit(cache=True, inline="always")
+def _copy_position(board, temp, d, board_to, temp_to, d_to):
+    """Copy a position and its masks (cell by cell: numba's slice assignment is several times
+    slower, it checks whether the two arrays overlap)."""
+    for cell in range(CELLS):
+        board_to[cell] = board[cell]
+        temp_to[cell] = temp[cell]
+    for row in range(ROWS):
+        d_to[row, 0] = d[row, 0]
+        d_to[row, 1] = d[row, 1]
+
+
 @njit(cache=True)
-def _perft(board, temp, geo, side, depth, bufs, boards, temps):
-    """``bufs``, ``boards``, ``temps``: one row of scratch per depth (no allocation here)."""
-    if count_ones(board, 0) == 0 or count_ones(board, 1) == 0:
+def _perft(board, temp, d, geo, side, depth, bufs, boards, temps, masks):
+    """``bufs``, ``boards``, ``temps``, ``masks``: one row of scratch per depth (no
+    allocation here)."""
+    if _no_ones_left(d):
         return 1
     buf = bufs[depth]
     if depth == 1:
-        n = count_turn_leaves(board, geo, side, buf)
+        n = masked_count_turn_leaves(board, geo, d, side, buf)
         return n if n > 0 else 1
-    n, keep = turn_actions_keep(board, geo, side, buf)
+    n, keep = masked_turn_actions(board, geo, d, side, buf)
     if n == 0:
         return 1
     b2 = boards[depth]
     t2 = temps[depth]
+    d2 = masks[depth]
     total = 0
     for k in range(n):
         a = buf[k]
         if a < ROLL:
-            b2[:] = board
-            t2[:] = temp
-            play_move(b2, t2, side, a, keep)
-            total += _perft(b2, t2, geo, 1 - side, depth - 1, bufs, boards, temps)
+            _copy_position(board, temp, d, b2, t2, d2)
+            masked_play_move(b2, t2, d2, side, a, keep)
+            total += _perft(b2, t2, d2, geo, 1 - side, depth - 1, bufs, boards, temps, masks)
         else:
             for face in range(1, 7):
-                b2[:] = board
-                t2[:] = temp
-                play_roll(b2, t2, side, a - ROLL, face, keep)
-                total += _perft(b2, t2, geo, 1 - side, depth - 1, bufs, boards, temps)
+                _copy_position(board, temp, d, b2, t2, d2)
+                masked_play_roll(b2, t2, d2, side, a - ROLL, face, keep)
+                total += _perft(b2, t2, d2, geo, 1 - side, depth - 1, bufs, boards, temps, masks)
     return total
 
 
@@ -334,7 +473,15 @@ def perft(board, temp, geo, side, depth):
     bufs = np.empty((depth + 1, MAX_MOVES), dtype=np.int32)
     boards = np.empty((depth + 1, CELLS), dtype=board.dtype)
     temps = np.empty((depth + 1, CELLS), dtype=temp.dtype)
-    return _perft(board.copy(), temp.copy(), geo, side, depth, bufs, boards, temps)
+    masks = np.empty((depth + 1, ROWS, 2), dtype=np.uint64)
+    return _perft_borrowed(board.copy(), temp.copy(), _masks(board, temp), geo, side, depth, bufs, boards, temps, masks)
+
+
+@njit(cache=True)
+def _perft_borrowed(board, temp, d, geo, side, depth, bufs, boards, temps, masks):
+    """:func:`_perft` on borrowed views of arrays its caller owns (:mod:`ludothek.core.borrow`)."""
+    return _perft(borrowed(board), borrowed(temp), borrowed(d), borrowed(geo), side, depth,
+                  borrowed(bufs), borrowed(boards), borrowed(temps), borrowed(masks))
 
 
 @njit(cache=True)
@@ -345,45 +492,53 @@ def random_playouts(board0, temp0, geo, side0, plies0, max_plies, count, seed):
 
     Returns ``(turns, white wins, black wins, draws)``."""
     np.random.seed(seed)
-    board = np.empty_like(board0)
-    temp = np.empty_like(temp0)
-    buf = np.empty(MAX_MOVES, dtype=np.int32)
-    limit = max_plies - plies0
-    limit = max(limit, 0)
-    history = np.empty(limit + 1, dtype=np.uint64)
+    limit = max(max_plies - plies0, 0)
+    return _random_playouts(board0, temp0, geo, side0, limit, count, np.empty_like(board0), np.empty_like(temp0),
+                            np.empty(MAX_MOVES, dtype=np.int32), np.empty(limit + 1, dtype=np.uint64),
+                            np.empty((ROWS, 2), dtype=np.uint64))
+
+
+@njit(cache=True)
+def _random_playouts(board0, temp0, geo, side0, limit, count, board, temp, buf, history, d):
+    """:func:`random_playouts` with its scratch arrays given, used as borrowed views
+    (:mod:`ludothek.core.borrow`)."""
+    board0, temp0, geo, board, temp = borrowed(board0), borrowed(temp0), borrowed(geo), borrowed(board), borrowed(temp)
+    buf, history, d = borrowed(buf), borrowed(history), borrowed(d)
     turns = 0
     white = 0
     black = 0
     draws = 0
     for _ in range(count):
-        board[:] = board0
-        temp[:] = temp0
+        for cell in range(CELLS):
+            board[cell] = board0[cell]
+            temp[cell] = temp0[cell]
         side = side0
-        history[0] = position_hash(board, temp, side)
+        position_masks(board, temp, d)
+        history[0] = fingerprint(d, side)
         played = 0
         since = 0  # the last capture: no position before it can come again
         repeated = False
         while True:
-            if count_ones(board, 1 - side) == 0:
+            if not (d[9 - 8 * side, 0] | d[9 - 8 * side, 1]):  # the opponent has no 1 left
                 result = WHITE_WINS if side == 0 else BLACK_WINS
                 break
-            n, keep = count_turn_actions(board, geo, side, buf)
+            n, keep = masked_count_turn_actions(board, geo, d, side, buf)
             if n == 0:
                 result = BLACK_WINS if side == 0 else WHITE_WINS
                 break
             if repeated or played >= limit:
                 result = DRAW
                 break
-            a = nth_turn_action(board, geo, side, np.random.randint(0, n), keep, buf)
+            a = masked_nth_turn_action(board, geo, d, side, np.random.randint(0, n), keep, buf)
             if a < ROLL:
                 if board[a % CELLS] != 0:
                     since = played + 1
-                play_move(board, temp, side, a, keep)
+                masked_play_move(board, temp, d, side, a, keep)
             else:
-                play_roll(board, temp, side, a - ROLL, np.random.randint(1, 7), keep)
+                masked_play_roll(board, temp, d, side, a - ROLL, np.random.randint(1, 7), keep)
             side = 1 - side
             played += 1
-            h = position_hash(board, temp, side)
+            h = fingerprint(d, side)
             history[played] = h
             seen = 1
             for k in range(played - 2, since - 1, -2):

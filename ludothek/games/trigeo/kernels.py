@@ -13,6 +13,7 @@ A position with no legal move is over: the side to move has lost.
 import numpy as np
 from numba import njit
 
+from ...core.borrow import borrowed
 from ..dice.kernels import (
     CELLS,
     JUMP_FIELDS_TRIGEO,
@@ -116,6 +117,14 @@ def perft(board, geo, jumps, zobrist, side, depth, plies_left, history, since):
     pos = np.zeros(depth + 1, dtype=np.int64)
     caps = np.zeros(depth + 1, dtype=np.int8)
     sinces = np.zeros(depth + 1, dtype=np.int64)
+    return _perft(board, geo, jumps, zobrist, side, depth, plies_left, hist, base, since, buf, count, pos, caps, sinces)
+
+
+@njit(cache=True)
+def _perft(board, geo, jumps, zobrist, side, depth, plies_left, hist, base, since, buf, count, pos, caps, sinces):
+    """:func:`perft` with its scratch arrays given, used as borrowed views (:mod:`ludothek.core.borrow`)."""
+    board, geo, jumps, zobrist, hist = borrowed(board), borrowed(geo), borrowed(jumps), borrowed(zobrist), borrowed(hist)
+    buf, count, pos, caps, sinces = borrowed(buf), borrowed(count), borrowed(pos), borrowed(caps), borrowed(sinces)
     n = legal_moves(board, geo, side, jumps, buf[0])
     if n == 0 or plies_left <= 0 or _repeats(hist, base, since) >= 3:
         return 0
@@ -165,17 +174,25 @@ def random_playouts(board_start, geo, jumps, zobrist, side_start, plies_left, hi
     """Play ``count`` uniformly random games from here; return (total plies, white wins,
     black wins, draws).  ``history``/``since`` as for :func:`perft`."""
     np.random.seed(seed)
-    board = np.empty(CELLS, dtype=np.int8)
-    out = np.empty(MAX_MOVES, dtype=np.int32)
     base = history.shape[0] - 1
     hist = np.empty(base + plies_left + 2, dtype=np.uint64)
     hist[: base + 1] = history
+    return _random_playouts(board_start, geo, jumps, zobrist, side_start, plies_left, hist, base, since, count,
+                            np.empty(CELLS, dtype=np.int8), np.empty(MAX_MOVES, dtype=np.int32))
+
+
+@njit(cache=True)
+def _random_playouts(board_start, geo, jumps, zobrist, side_start, plies_left, hist, base, since, count, board, out):
+    """:func:`random_playouts` with its scratch arrays given, used as borrowed views."""
+    board_start, geo, jumps, zobrist = borrowed(board_start), borrowed(geo), borrowed(jumps), borrowed(zobrist)
+    hist, board, out = borrowed(hist), borrowed(board), borrowed(out)
     total = 0
     wins_white = 0
     wins_black = 0
     draws = 0
     for _ in range(count):
-        board[:] = board_start
+        for cell in range(CELLS):
+            board[cell] = board_start[cell]
         side = side_start
         ply = 0
         first = since

@@ -1,0 +1,176 @@
+"""Sets of cells as 66-bit masks, for the dice kernels' hot loops (numba, cached).
+
+A mask is two ``uint64`` words: word 0 holds cells 0..63, word 1 cells 64 and 65.  A
+position's masks are one array ``d`` of shape ``(ROWS, 2)``:
+
+``d[8 * side]``          every die of ``side`` (``0`` White, ``1`` Black)
+``d[8 * side + f]``      its dice showing face ``f`` (1..6)
+``d[TEMP]``              the dice whose face is temporary (Hexalit; Trigeo leaves it empty)
+
+:func:`dice_masks` makes them from a board in one pass; a kernel that keeps them along with
+the board (Hexalit's perft and playouts) never needs that pass.  With them, "is this cell
+attacked" is an AND per face for 1s, 2s and 3s and a "nothing between" test per slider
+that could reach it (:func:`attacked`), the same question the walks of
+:func:`ludothek.games.dice.kernels.is_attacked` answer (tested equal on random positions).
+Jump fields (Trigeo) are not in these tables: :func:`attacked` is for boards without them.
+"""
+
+import numpy as np
+from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from ...boards.triangle66 import G_KNIGHT, G_PAWN, G_TOUCH, GEO, UP, ray
+from .kernels import CELLS, KNIGHT_HIGH, KNIGHT_LOW, _count_slides, _popcount
+
+
+ROWS = 17
+TEMP = 16
+ONE = np.uint64(1)
+
+
+def _empty():
+    return np.zeros((CELLS, 2), dtype=np.uint64)
+
+
+def _add(table, cell, t):
+    table[cell, t >> 6] |= np.uint64(1) << np.uint64(t & 63)
+
+
+def _slide_dirs(face, cell):
+    """The directions a 4 (corner directions), 5 (side directions) or 6 slides from ``cell``."""
+    return [d for d in range(6) if face == 6 or ((d & 1) == UP[cell]) == (face == 5)]
+
+
+def _reverse_tables():
+    """For each cell, the cells from which a die reaches it: ``TOUCH_ALL`` (1s; touching is
+    symmetric), ``PAWN_FROM[side]`` (the captures of ``side``'s 2s), ``KNIGHT_FROM`` (3s:
+    not symmetric on triangles) and ``SLIDER_FROM[face]`` (4, 5, 6 on an empty board), and
+    ``BETWEEN[a, b]``, the cells strictly between two cells of one ray; and forward, where a
+    2 of ``side`` on a cell steps (``PAWN_STEP[side]``) and captures (``PAWN_CAPTURES[side]``)."""
+    touch, knight_from = _empty(), _empty()
+    pawn_from = np.zeros((2, CELLS, 2), dtype=np.uint64)
+    pawn_step = np.zeros((2, CELLS, 2), dtype=np.uint64)
+    pawn_captures = np.zeros((2, CELLS, 2), dtype=np.uint64)
+    slider_from = np.zeros((7, CELLS, 2), dtype=np.uint64)
+    between = np.zeros((CELLS, CELLS, 2), dtype=np.uint64)
+    for s in range(CELLS):
+        for t in GEO[s, G_TOUCH : G_TOUCH + 12]:
+            if t >= 0:
+                _add(touch, s, t)
+        for t in GEO[s, G_KNIGHT : G_KNIGHT + 6]:
+            if t >= 0:
+                _add(knight_from, t, s)
+        for side in (0, 1):
+            step = GEO[s, G_PAWN + 3 * side]
+            if step >= 0:
+                _add(pawn_step[side], s, step)
+            for t in GEO[s, G_PAWN + 3 * side + 1 : G_PAWN + 3 * side + 3]:
+                if t >= 0:
+                    _add(pawn_from[side], t, s)
+                    _add(pawn_captures[side], s, t)
+        for face in (4, 5, 6):
+            for d in _slide_dirs(face, s):
+                for t in ray(s, d):
+                    _add(slider_from[face], t, s)
+        for d in range(6):
+            cells = ray(s, d)
+            for k, b in enumerate(cells):
+                for t in cells[:k]:
+                    _add(between[s], b, t)
+    tables = touch, knight_from, pawn_from, slider_from, between, pawn_step, pawn_captures
+    for table in tables:
+        table.setflags(write=False)
+    return tables
+
+
+TOUCH_ALL, KNIGHT_FROM, PAWN_FROM, SLIDER_FROM, BETWEEN, PAWN_STEP, PAWN_CAPTURES = _reverse_tables()
+
+
+@njit(cache=True, inline="always")
+def bit(cell):
+    return ONE << np.uint64(cell & 63)
+
+
+@njit(cache=True, inline="always")
+def cell_count(lo, hi):
+    """How many cells a mask holds."""
+    return np.int64(_popcount(lo) + _popcount(hi))
+
+
+@njit(cache=True, inline="always")
+def lowest(lo, hi):
+    """The lowest cell of a non-empty mask."""
+    if lo:
+        return np.int64(trailing_zeros(lo))
+    return 64 + np.int64(trailing_zeros(hi))
+
+
+@njit(cache=True, inline="always")
+def dice_masks(board, d):
+    """Fill ``d``'s rows of dice (all but :data:`TEMP`) from ``board``, in one pass."""
+    d[:TEMP, :] = 0
+    for cell in range(CELLS):
+        v = np.int64(board[cell])
+        if v != 0:
+            d[v if v > 0 else 8 - v, cell >> 6] |= bit(cell)
+    for w in range(2):
+        d[0, w] = d[1, w] | d[2, w] | d[3, w] | d[4, w] | d[5, w] | d[6, w]
+        d[8, w] = d[9, w] | d[10, w] | d[11, w] | d[12, w] | d[13, w] | d[14, w]
+
+
+@njit(cache=True, inline="always")
+def attacked(d, target, by, occ_lo, occ_hi):
+    """Could a die of ``by`` capture on ``target`` with one move by its face, the dice standing
+    on ``occ_lo``/``occ_hi``?  The die on ``target`` itself never counts (as in ``is_attacked``)."""
+    o = 8 * by
+    near = ((TOUCH_ALL[target, 0] & d[o + 1, 0]) | (TOUCH_ALL[target, 1] & d[o + 1, 1])
+            | (PAWN_FROM[by, target, 0] & d[o + 2, 0]) | (PAWN_FROM[by, target, 1] & d[o + 2, 1])
+            | (KNIGHT_FROM[target, 0] & d[o + 3, 0]) | (KNIGHT_FROM[target, 1] & d[o + 3, 1]))
+    if near:
+        return True
+    for w in range(2):
+        sliders = ((SLIDER_FROM[4, target, w] & d[o + 4, w]) | (SLIDER_FROM[5, target, w] & d[o + 5, w])
+                   | (SLIDER_FROM[6, target, w] & d[o + 6, w]))
+        while sliders:
+            s = np.int64(trailing_zeros(sliders)) + 64 * w
+            if not ((BETWEEN[s, target, 0] & occ_lo) | (BETWEEN[s, target, 1] & occ_hi)):
+                return True
+            sliders &= sliders - ONE
+    return False
+
+
+@njit(cache=True, inline="always")
+def die_moves(board, geo, cell, side, own_lo, own_hi, enemy_lo, enemy_hi):
+    """How many moves the die of ``side`` on ``cell`` has by its face, on a board without jump
+    fields and without promotion (Hexalit): what ``piece_moves`` would write, counted.
+    ``own``/``enemy``: the masks of ``side``'s dice and the other side's (passed as words:
+    read from the mask array here, numba compiles the callers' loops several times slower)."""
+    sgn = 1 - 2 * side
+    face = np.int64(board[cell]) * sgn
+    if face == 1:
+        return cell_count(TOUCH_ALL[cell, 0] & ~own_lo, TOUCH_ALL[cell, 1] & ~own_hi)
+    if face == 3:
+        return cell_count(KNIGHT_LOW[cell] & ~own_lo, KNIGHT_HIGH[cell] & ~own_hi)
+    if face == 2:
+        return (cell_count(PAWN_STEP[side, cell, 0] & ~(own_lo | enemy_lo), PAWN_STEP[side, cell, 1] & ~(own_hi | enemy_hi))
+                + cell_count(PAWN_CAPTURES[side, cell, 0] & enemy_lo, PAWN_CAPTURES[side, cell, 1] & enemy_hi))
+    return _count_slides(board, geo, cell, face, sgn)
+
+
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True, inline="always")
+def fingerprint(d, side):
+    """A 64-bit hash of the position the masks ``d`` describe, ``side`` to move: equal
+    positions give equal values, different ones almost surely different.  It is not the
+    Zobrist hash of ``position_hash`` (the two are never compared): a kernel that keeps the
+    masks uses it to find repetitions among its own positions without a pass over the board."""
+    h = np.uint64(side + 1)
+    high = np.uint64(0)
+    for row in (1, 2, 3, 4, 5, 6, 9, 10, 11, 12, 13, 14, TEMP):
+        h = (h ^ d[row, 0]) * _MIX
+        h ^= h >> np.uint64(29)
+        high = (high << np.uint64(2)) | d[row, 1]
+    h = (h ^ high) * _MIX
+    return h ^ (h >> np.uint64(32))
