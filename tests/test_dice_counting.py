@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import ludothek
 from ludothek.boards import triangle66 as T
+from ludothek.core.random_kernels import random_below
 from ludothek.games.dice import kernels as K
 from ludothek.games.hexalit import kernels as H
 from ludothek.games.trigeo import kernels as TK
@@ -104,7 +105,7 @@ def test_the_end_of_a_turn_follows_the_rules_step_by_step(state, keep, temporary
 def _playouts_from_the_lists(board0, temp0, geo, side0, max_plies, count, seed):
     """:func:`H.random_playouts` as it was before it picked by counts: every action listed,
     the Eins-Gebot asked separately, the whole history searched for repetitions."""
-    np.random.seed(seed)
+    state = np.uint64(seed)
     buf = np.empty(K.MAX_MOVES, np.int32)
     turns, results = 0, np.zeros(4, np.int64)
     for _ in range(count):
@@ -127,11 +128,13 @@ def _playouts_from_the_lists(board0, temp0, geo, side0, max_plies, count, seed):
                 result = H.DRAW
                 break
             keep = H.gebot_cell(board, geo, side) >= 0
-            a = buf[np.random.randint(0, n)]
+            state, k = random_below(state, n)
+            a = buf[k]
             if a < H.ROLL:
                 H.play_move(board, temp, side, a, keep)
             else:
-                H.play_roll(board, temp, side, a - H.ROLL, np.random.randint(1, 7), keep)
+                state, face = random_below(state, 6)
+                H.play_roll(board, temp, side, a - H.ROLL, face + 1, keep)
             side = 1 - side
             played += 1
             history[played] = H.position_hash(board, temp, side)

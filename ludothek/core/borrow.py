@@ -3,8 +3,8 @@
 numba counts references to every array it passes around: each time a kernel hands an array
 to a helper (inlined or not) it may emit an atomic increment and decrement of the array's
 reference count, and its pruning pass keeps them whenever the helper has loops or several
-exits.  In the rules kernels those atomics cost more than the rules themselves (measured:
-a Hexalit roll and end of turn, 44 ns with them, 7 ns without).
+exits.  In the rules kernels those atomics cost more than the rules themselves (measured on
+one dice game's roll and end of turn: 44 ns with them, 7 ns without).
 
 ``borrowed(a)`` is ``a`` without its owner record (``meminfo``): the same data, shape and
 strides, but numba's reference counting skips it (its increments see no owner and return).

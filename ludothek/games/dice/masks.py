@@ -158,6 +158,9 @@ def die_moves(board, geo, cell, side, own_lo, own_hi, enemy_lo, enemy_hi):
 
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)
+_SALTS = np.random.default_rng(0xF1A6E5).integers(1, 2**63, size=14, dtype=np.uint64)
+_SALTS.setflags(write=False)
+_FACE_ROWS = (1, 2, 3, 4, 5, 6, 9, 10, 11, 12, 13, 14, TEMP)
 
 
 @njit(cache=True, inline="always")
@@ -165,12 +168,14 @@ def fingerprint(d, side):
     """A 64-bit hash of the position the masks ``d`` describe, ``side`` to move: equal
     positions give equal values, different ones almost surely different.  It is not the
     Zobrist hash of ``position_hash`` (the two are never compared): a kernel that keeps the
-    masks uses it to find repetitions among its own positions without a pass over the board."""
-    h = np.uint64(side + 1)
+    masks uses it to find repetitions among its own positions without a pass over the board.
+    Each row is mixed on its own (salted), so the mixes run side by side."""
+    h = _SALTS[13] * np.uint64(side + 1)
     high = np.uint64(0)
-    for row in (1, 2, 3, 4, 5, 6, 9, 10, 11, 12, 13, 14, TEMP):
-        h = (h ^ d[row, 0]) * _MIX
-        h ^= h >> np.uint64(29)
+    for k in range(13):
+        row = _FACE_ROWS[k]
+        x = (d[row, 0] ^ _SALTS[k]) * _MIX
+        h += x ^ (x >> np.uint64(29))
         high = (high << np.uint64(2)) | d[row, 1]
-    h = (h ^ high) * _MIX
-    return h ^ (h >> np.uint64(32))
+    x = (h ^ high) * _MIX
+    return x ^ (x >> np.uint64(32))

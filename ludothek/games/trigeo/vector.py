@@ -64,7 +64,7 @@ from ...boards import triangle66 as T
 from ...core.batched import BatchedGames
 from ..dice.kernels import CELLS, JUMP_FIELDS_TRIGEO, MAX_MOVES, WHITE, ZOBRIST, apply_move, move_hash_delta, zobrist_hash
 from ..dice.observe import COLUMN, ROW
-from ..trike.kernels import random_below  # splitmix64 + Lemire: the vectors' generator
+from ...core.random_kernels import random_below
 from .kernels import _repeats, irreversible, legal_moves
 from .observe import TrigeoEncoder
 from .state import TrigeoState

@@ -13,6 +13,8 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
+from ...core.random_kernels import random_below
+
 EMPTY, BLACK, WHITE = 0, 1, 2
 
 
@@ -135,10 +137,6 @@ AXES = ((0, 1), (3, 4), (2, 5))
 # pawn in either direction is one count of leading or trailing zeros.
 _ONE = np.uint64(1)
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
-_LOW32 = np.uint64(0xFFFFFFFF)
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
 
 
 @njit(cache=True)
@@ -265,30 +263,6 @@ def line_targets(occupied, cell_lines, cell_at, pawn, out):
             out[count] = cell_at[word, bit + direction * step]
             count += 1
     return count
-
-
-@njit(cache=True, inline="always")
-def _next32(state):
-    """splitmix64; returns the new state and 32 random bits (as uint64)."""
-    state = state + _GOLDEN
-    z = state
-    z = (z ^ (z >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    return state, (z ^ (z >> np.uint64(31))) >> np.uint64(32)
-
-
-@njit(cache=True, inline="always")
-def random_below(state, n):
-    """A uniform integer in ``[0, n)`` (Lemire's multiply-shift, rejecting the bias)."""
-    bound = np.uint64(n)
-    state, bits = _next32(state)
-    product = bits * bound
-    if product & _LOW32 < bound:
-        threshold = (_LOW32 + _ONE - bound) % bound
-        while product & _LOW32 < threshold:
-            state, bits = _next32(state)
-            product = bits * bound
-    return state, np.int64(product >> np.uint64(32))
 
 
 @njit(cache=True)
