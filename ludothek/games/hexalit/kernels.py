@@ -457,6 +457,15 @@ def _copy_position(board, temp, d, board_to, temp_to, d_to):
         d_to[row, 1] = d[row, 1]
 
 
+@njit(cache=True, inline="always")
+def _leaves_one_turn_deep(board, geo, d, side, buf):
+    """perft at depth 1: a finished game, or a position without an action, is one leaf."""
+    if _no_ones_left(d):
+        return 1
+    n = masked_count_turn_leaves(board, geo, d, side, buf)
+    return n if n > 0 else 1
+
+
 @njit(cache=True)
 def _perft(board, temp, d, geo, side, depth, bufs, boards, temps, masks):
     """``bufs``, ``boards``, ``temps``, ``masks``: one row of scratch per depth (no
@@ -465,8 +474,7 @@ def _perft(board, temp, d, geo, side, depth, bufs, boards, temps, masks):
         return 1
     buf = bufs[depth]
     if depth == 1:
-        n = masked_count_turn_leaves(board, geo, d, side, buf)
-        return n if n > 0 else 1
+        return _leaves_one_turn_deep(board, geo, d, side, buf)
     n, keep = masked_turn_actions(board, geo, d, side, buf)
     if n == 0:
         return 1
@@ -479,12 +487,18 @@ def _perft(board, temp, d, geo, side, depth, bufs, boards, temps, masks):
         if a < ROLL:
             _copy_position(board, temp, d, b2, t2, d2)
             masked_play_move(b2, t2, d2, side, a, keep)
-            total += _perft(b2, t2, d2, geo, 1 - side, depth - 1, bufs, boards, temps, masks)
+            if depth == 2:  # count the children here rather than call for each
+                total += _leaves_one_turn_deep(b2, geo, d2, 1 - side, bufs[1])
+            else:
+                total += _perft(b2, t2, d2, geo, 1 - side, depth - 1, bufs, boards, temps, masks)
         else:
             for face in range(1, 7):
                 _copy_position(board, temp, d, b2, t2, d2)
                 masked_play_roll(b2, t2, d2, side, a - ROLL, face, keep)
-                total += _perft(b2, t2, d2, geo, 1 - side, depth - 1, bufs, boards, temps, masks)
+                if depth == 2:
+                    total += _leaves_one_turn_deep(b2, geo, d2, 1 - side, bufs[1])
+                else:
+                    total += _perft(b2, t2, d2, geo, 1 - side, depth - 1, bufs, boards, temps, masks)
     return total
 
 
