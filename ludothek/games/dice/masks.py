@@ -19,8 +19,8 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from ...boards.triangle66 import G_KNIGHT, G_PAWN, G_TOUCH, GEO, UP, ray
-from .kernels import CELLS, KNIGHT_HIGH, KNIGHT_LOW, _count_slides, _popcount
+from ...boards.triangle66 import G_KNIGHT, G_PAWN, GEO, UP, ray
+from .kernels import CELLS, KNIGHT_HIGH, KNIGHT_LOW, TOUCH_HIGH, TOUCH_LOW, _count_slides, _popcount
 
 
 ROWS = 17
@@ -42,21 +42,18 @@ def _slide_dirs(face, cell):
 
 
 def _reverse_tables():
-    """For each cell, the cells from which a die reaches it: ``TOUCH_ALL`` (1s; touching is
-    symmetric), ``PAWN_FROM[side]`` (the captures of ``side``'s 2s), ``KNIGHT_FROM`` (3s:
+    """For each cell, the cells from which a die reaches it (a 1's are its touching cells,
+    ``kernels.TOUCH_LOW``/``TOUCH_HIGH``: touching is symmetric): ``PAWN_FROM[side]`` (the captures of ``side``'s 2s), ``KNIGHT_FROM`` (3s:
     not symmetric on triangles) and ``SLIDER_FROM[face]`` (4, 5, 6 on an empty board), and
     ``BETWEEN[a, b]``, the cells strictly between two cells of one ray; and forward, where a
     2 of ``side`` on a cell steps (``PAWN_STEP[side]``) and captures (``PAWN_CAPTURES[side]``)."""
-    touch, knight_from = _empty(), _empty()
+    knight_from = _empty()
     pawn_from = np.zeros((2, CELLS, 2), dtype=np.uint64)
     pawn_step = np.zeros((2, CELLS, 2), dtype=np.uint64)
     pawn_captures = np.zeros((2, CELLS, 2), dtype=np.uint64)
     slider_from = np.zeros((7, CELLS, 2), dtype=np.uint64)
     between = np.zeros((CELLS, CELLS, 2), dtype=np.uint64)
     for s in range(CELLS):
-        for t in GEO[s, G_TOUCH : G_TOUCH + 12]:
-            if t >= 0:
-                _add(touch, s, t)
         for t in GEO[s, G_KNIGHT : G_KNIGHT + 6]:
             if t >= 0:
                 _add(knight_from, t, s)
@@ -77,13 +74,13 @@ def _reverse_tables():
             for k, b in enumerate(cells):
                 for t in cells[:k]:
                     _add(between[s], b, t)
-    tables = touch, knight_from, pawn_from, slider_from, between, pawn_step, pawn_captures
+    tables = knight_from, pawn_from, slider_from, between, pawn_step, pawn_captures
     for table in tables:
         table.setflags(write=False)
     return tables
 
 
-TOUCH_ALL, KNIGHT_FROM, PAWN_FROM, SLIDER_FROM, BETWEEN, PAWN_STEP, PAWN_CAPTURES = _reverse_tables()
+KNIGHT_FROM, PAWN_FROM, SLIDER_FROM, BETWEEN, PAWN_STEP, PAWN_CAPTURES = _reverse_tables()
 
 
 @njit(cache=True, inline="always")
@@ -123,7 +120,7 @@ def attacked(d, target, by, occ_lo, occ_hi):
     """Could a die of ``by`` capture on ``target`` with one move by its face, the dice standing
     on ``occ_lo``/``occ_hi``?  The die on ``target`` itself never counts (as in ``is_attacked``)."""
     o = 8 * by
-    near = ((TOUCH_ALL[target, 0] & d[o + 1, 0]) | (TOUCH_ALL[target, 1] & d[o + 1, 1])
+    near = ((TOUCH_LOW[target] & d[o + 1, 0]) | (TOUCH_HIGH[target] & d[o + 1, 1])
             | (PAWN_FROM[by, target, 0] & d[o + 2, 0]) | (PAWN_FROM[by, target, 1] & d[o + 2, 1])
             | (KNIGHT_FROM[target, 0] & d[o + 3, 0]) | (KNIGHT_FROM[target, 1] & d[o + 3, 1]))
     if near:
@@ -143,12 +140,12 @@ def attacked(d, target, by, occ_lo, occ_hi):
 def die_moves(board, geo, cell, side, own_lo, own_hi, enemy_lo, enemy_hi):
     """How many moves the die of ``side`` on ``cell`` has by its face, on a board without jump
     fields and without promotion (Hexalit): what ``piece_moves`` would write, counted.
-    ``own``/``enemy``: the masks of ``side``'s dice and the other side's (passed as words:
-    read from the mask array here, numba compiles the callers' loops several times slower)."""
+    ``own``/``enemy``: the masks of ``side``'s dice and the other side's, as words (the
+    callers read them from the mask array once, not once per die)."""
     sgn = 1 - 2 * side
     face = np.int64(board[cell]) * sgn
     if face == 1:
-        return cell_count(TOUCH_ALL[cell, 0] & ~own_lo, TOUCH_ALL[cell, 1] & ~own_hi)
+        return cell_count(TOUCH_LOW[cell] & ~own_lo, TOUCH_HIGH[cell] & ~own_hi)
     if face == 3:
         return cell_count(KNIGHT_LOW[cell] & ~own_lo, KNIGHT_HIGH[cell] & ~own_hi)
     if face == 2:

@@ -90,16 +90,7 @@ def lone_one(board, side):
 @njit(cache=True)
 def gebot_cell(board, geo, side):
     """The cell of ``side``'s last 1 if it is threatened (the Eins-Gebot holds), else -1."""
-    one = lone_one(board, side)
-    if one >= 0 and is_attacked(board, geo, one, 1 - side, _NOJ):
-        return one
-    return -1
-
-
-@njit(cache=True, inline="always")
-def _rollable(v, ones):
-    """Whether a die of the mover showing ``v`` may be rolled (``ones``: his 1s)."""
-    return v == 2 or (v == 1 and ones >= 2)
+    return _threatened_lone_one(_dice_masks_of(board), side)
 
 
 @njit(cache=True)
@@ -118,6 +109,15 @@ def position_masks(board, temp, d):
 def _masks(board, temp):
     d = np.empty((ROWS, 2), dtype=np.uint64)
     position_masks(board, temp, d)
+    return d
+
+
+@njit(cache=True, inline="always")
+def _dice_masks_of(board):
+    """The masks of the board's dice (the temporary faces left out: turn listing and counting
+    do not ask for them)."""
+    d = np.empty((ROWS, 2), dtype=np.uint64)
+    dice_masks(board, d)
     return d
 
 
@@ -167,9 +167,7 @@ def turn_actions(board, geo, side, out):
 def turn_actions_keep(board, geo, side, out):
     """:func:`turn_actions` and whether the Eins-Gebot holds (the ``keep`` flag of the turn):
     ``(n, keep)``."""
-    d = np.empty((ROWS, 2), dtype=np.uint64)
-    dice_masks(board, d)
-    return masked_turn_actions(board, geo, d, side, out)
+    return masked_turn_actions(board, geo, _dice_masks_of(board), side, out)
 
 
 @njit(cache=True, inline="always")
@@ -210,9 +208,7 @@ def count_turn_actions(board, geo, side, scratch):
     ``(n, keep)``, without listing them; :func:`nth_turn_action` then finds any one of them
     (a random playout lists only the moves of the die it picks).  ``scratch``: an ``int32``
     buffer of ``MAX_MOVES``, filled for :func:`nth_turn_action`."""
-    d = np.empty((ROWS, 2), dtype=np.uint64)
-    dice_masks(board, d)
-    return masked_count_turn_actions(board, geo, d, side, scratch)
+    return masked_count_turn_actions(board, geo, _dice_masks_of(board), side, scratch)
 
 
 @njit(cache=True, inline="always")
@@ -256,9 +252,7 @@ def masked_count_turn_actions(board, geo, d, side, scratch):
 def nth_turn_action(board, geo, side, k, keep, scratch):
     """Action ``k`` of :func:`turn_actions`'s list, after :func:`count_turn_actions` filled
     ``scratch`` for this position (``keep``: what it returned)."""
-    d = np.empty((ROWS, 2), dtype=np.uint64)
-    dice_masks(board, d)
-    return masked_nth_turn_action(board, geo, d, side, k, keep, scratch)
+    return masked_nth_turn_action(board, geo, _dice_masks_of(board), side, k, keep, scratch)
 
 
 @njit(cache=True, inline="always")
@@ -303,9 +297,7 @@ def masked_count_turn_leaves(board, geo, d, side, scratch):
 
 @njit(cache=True)
 def count_turn_leaves(board, geo, side, scratch):
-    d = np.empty((ROWS, 2), dtype=np.uint64)
-    dice_masks(board, d)
-    return masked_count_turn_leaves(board, geo, d, side, scratch)
+    return masked_count_turn_leaves(board, geo, _dice_masks_of(board), side, scratch)
 
 
 @njit(cache=True, inline="always")
