@@ -1,8 +1,10 @@
-"""Steps per second: ludothek.vector's batched games (TrikeVector, TrigeoVector) against the
-PettingZoo environment stepped in a Python loop, both with uniformly random legal actions.
+"""Steps per second: ludothek.vector's batched games (TrikeVector, TrigeoVector, HexalitVector)
+against the PettingZoo environment stepped in a Python loop, both with uniformly random legal
+actions (a Hexalit step is one turn: a roll's face is drawn within it, by both).
 
 Run: taskset -c 1 python benchmarks/vector_speed.py [--game trike] [--size 13] [--seconds 3] [--games 256 1024]
      taskset -c 1 python benchmarks/vector_speed.py --game trigeo [--max-plies 400] --games 256
+     taskset -c 1 python benchmarks/vector_speed.py --game hexalit [--max-plies 400] --games 256
 (``--parallel`` adds the prange variant; give it both cores: taskset -c 0,1)
 """
 
@@ -20,7 +22,7 @@ def game_options(args: argparse.Namespace) -> dict:
     """The options of the game measured (the same for the vector and the environment)."""
     if args.game == "trike":
         return {"size": args.size}
-    if args.game == "trigeo":
+    if args.game in ("trigeo", "hexalit"):
         return {"max_plies": args.max_plies}
     return {}
 
@@ -42,6 +44,10 @@ def pettingzoo_steps_per_s(game_name: str, options: dict, seconds: float) -> flo
     game = env(game_name, **options)
     game.reset(seed=1)
     rng = np.random.default_rng(1)
+    for _ in range(20):  # load the compiled kernels before timing, as for the vector
+        observation, _, _, _, _ = game.last()
+        game.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    game.reset(seed=1)
     steps, started = 0, time.perf_counter()
     while time.perf_counter() - started < seconds:
         observation, _, terminated, truncated, _ = game.last()
@@ -55,9 +61,9 @@ def pettingzoo_steps_per_s(game_name: str, options: dict, seconds: float) -> flo
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", choices=("trike", "trigeo"), default="trike")
+    parser.add_argument("--game", choices=("trike", "trigeo", "hexalit"), default="trike")
     parser.add_argument("--size", type=int, default=13, help="trike: the board's side")
-    parser.add_argument("--max-plies", type=int, default=400, help="trigeo: the move limit")
+    parser.add_argument("--max-plies", type=int, default=400, help="trigeo, hexalit: the move limit")
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--games", type=int, nargs="+", default=[256, 1024])
     parser.add_argument("--parallel", action="store_true", help="also time the prange variant")

@@ -11,86 +11,13 @@ import ludothek
 from ludothek.games.trigeo.vector import TrigeoVector
 from ludothek.integrations.observe import encoder_for
 
-CELLS, PROMO = 66, 66 * 66
+from .vector_checks import Chooser, check_against_plain, plain_mask
+
+CELLS = 66
 # White's 3 on A9 to B11 and back, Black's 3 on F9 to E11 and back (cells A9=6, B11=18,
 # F9=63, E11=55)
 WHITE_OUT, WHITE_BACK = 6 * CELLS + 18, 18 * CELLS + 6
 BLACK_OUT, BLACK_BACK = 63 * CELLS + 55, 55 * CELLS + 63
-
-
-def plain_mask(state) -> np.ndarray:
-    """PettingZoo's action mask for the seat to move."""
-    mask = np.zeros(state.num_actions, np.int8)
-    mask[state.legal_actions()] = 1
-    return mask
-
-
-def back_of(action: int) -> int:
-    """The move taking ``action``'s die back where it came from."""
-    frm, to = divmod(action % PROMO, CELLS)
-    return to * CELLS + frm
-
-
-class Chooser:
-    """Random legal actions from the legal masks; with probability ``undo`` a seat takes
-    back its own last move where it can, so that games also end by repetition."""
-
-    def __init__(self, n: int, seed: int, undo: float):
-        self.rng = np.random.default_rng(seed)
-        self.undo = undo
-        self.last = np.full((n, 2), -1, np.int64)
-
-    def __call__(self, legal: np.ndarray, seats: np.ndarray) -> np.ndarray:
-        actions = np.empty(len(legal), np.int64)
-        for i, seat in enumerate(seats):
-            last = self.last[i, seat]
-            if last >= 0 and legal[i, back_of(last)] and self.rng.random() < self.undo:
-                actions[i] = back_of(last)
-            else:
-                actions[i] = self.rng.choice(np.flatnonzero(legal[i]))
-            self.last[i, seat] = actions[i]
-        return actions
-
-    def ended(self, i: int) -> None:
-        self.last[i] = -1
-
-
-def check_against_plain(vector: TrigeoVector, steps: int, choose=None) -> dict[str, int]:
-    """Step ``vector`` (with ``choose(legal, seats)``'s actions, else its own random ones)
-    and the same actions through plain states; compare everything the vector returns.
-    Returns how many games ended, by the plain API's ``ending()``."""
-    options = vector.options
-    encoder = encoder_for("trigeo", options)
-    states = [ludothek.new_game("trigeo", **options) for _ in range(vector.n)]
-    observations, legal = vector.reset()
-    endings: dict[str, int] = {}
-    for _ in range(steps):
-        for i, state in enumerate(states):
-            seat = state.current_player()
-            assert vector.current_player[i] == seat
-            assert vector.plies[i] == state.ply
-            assert np.array_equal(legal[i], plain_mask(state))
-            assert np.array_equal(observations[i], encoder.encode(state, seat))
-        actions = vector.sample_actions() if choose is None else choose(legal, vector.current_player.copy())
-        movers = [state.current_player() for state in states]
-        observations, rewards, terminations, truncations, legal = vector.step(actions)
-        for i, state in enumerate(states):
-            state.apply_action(int(actions[i]))
-            ending = state.ending()
-            assert truncations[i] == (ending == "move_limit")
-            assert terminations[i] == (state.is_over() and ending != "move_limit")
-            assert rewards[i].tolist() == state.returns()
-            if state.is_over():
-                endings[ending] = endings.get(ending, 0) + 1
-                won = state.returns().index(1.0) if state.winner() else -1
-                assert vector.final_winners[i] == won
-                assert np.array_equal(vector.final_observations[i], encoder.encode(state, movers[i]))
-                states[i] = ludothek.new_game("trigeo", **options)
-                if choose is not None:
-                    choose.ended(i)
-            else:
-                assert vector.final_winners[i] == -1
-    return endings
 
 
 WINS = ("one_captured", "one_trapped", "no_move")
@@ -99,27 +26,27 @@ WINS = ("one_captured", "one_trapped", "no_move")
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_same_trajectories_as_the_plain_api(seed):
     vector = TrigeoVector(8, max_plies=80, seed=seed)
-    endings = check_against_plain(vector, steps=250, choose=Chooser(8, seed, undo=0.5))
+    endings = check_against_plain(vector, "trigeo", steps=250, choose=Chooser(8, seed, undo=0.5))
     assert sum(endings.get(kind, 0) for kind in WINS) >= 3
     assert endings.get("repetition", 0) >= 3
     assert endings.get("move_limit", 0) >= 3
 
 
 def test_same_trajectories_with_the_default_options_and_the_vectors_own_actions():
-    endings = check_against_plain(TrigeoVector(4, seed=7), steps=260)
+    endings = check_against_plain(TrigeoVector(4, seed=7), "trigeo", steps=260)
     assert sum(endings.get(kind, 0) for kind in WINS) >= 2
 
 
 def test_a_short_limit_truncates_and_black_may_move_first():
     vector = TrigeoVector(6, max_plies=30, first="black", seed=3)
     assert vector.reset()[0][:, -1].all() and (vector.current_player == 1).all()
-    endings = check_against_plain(vector, steps=100)
+    endings = check_against_plain(vector, "trigeo", steps=100)
     assert endings.get("move_limit", 0) >= 6
 
 
 def test_parallel_stepping_gives_the_same_trajectories():
     vector = TrigeoVector(4, max_plies=60, seed=5, parallel=True)
-    endings = check_against_plain(vector, steps=150, choose=Chooser(4, 5, undo=0.5))
+    endings = check_against_plain(vector, "trigeo", steps=150, choose=Chooser(4, 5, undo=0.5))
     assert sum(endings.values()) >= 4
 
 
