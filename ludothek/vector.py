@@ -7,7 +7,7 @@ Gymnasium's ``SAME_STEP``). Its module documents the arrays. Here they are found
 
     from ludothek.vector import TrikeVector   # or: make("<game>", 1024, size=13)
 
-Today three games have it (see ``docs/VECTOR.md``); a game that can be cut by a move limit
+All four games have it (see ``docs/VECTOR.md``); a game that can be cut by a move limit
 also returns ``truncations`` (after ``terminations``), as its module documents.
 """
 

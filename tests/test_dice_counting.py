@@ -1,7 +1,7 @@
 """Perft's last ply and Hexalit's random playouts count moves without listing them (issue 16):
 the counting kernels must agree with the listing ones on every position, for Trigeo (jump
-fields, promotions) and Hexalit (no jumps, rolls as six leaves), and the k-th action found
-from the counts must be the k-th of the list."""
+fields, promotions) and Hexalit (no jumps, rolls as six leaves); Hexalit's playouts draw a
+uniform action without counting them all, the draws a reference makes from the listed actions."""
 
 import numba
 import numpy as np
@@ -48,19 +48,99 @@ def test_hexalit_counts_agree_with_the_lists(state):
         assert H.count_turn_leaves(board, T.GEO, side, _buffer()) == leaves
 
 
+@numba.njit
+def _sample_from_the_list(board, geo, side, random):
+    """The draws :func:`H.masked_sample_turn_action` makes, from the listed actions: each die
+    owns its listed moves (a 1, 2 or 3: by target cell) or its targets on an empty board (a
+    slider: walked ray by ray, near to far), a draw of a target not listed is drawn again; the
+    dice go by cell word (0..63, 64..65) and within it face by face (1s, 2s, 3s, sliders);
+    each roll owns one draw, after the dice.  Under the Eins-Gebot: one of the listed escapes."""
+    buf = np.empty(K.MAX_MOVES, np.int32)
+    n = H.turn_actions(board, geo, side, buf)
+    if n == 0:
+        return random, -1
+    if H.gebot_cell(board, geo, side) >= 0:
+        random, k = random_below(random, n)
+        return random, buf[k]
+    listed = set()
+    for a in buf[:n]:
+        listed.add(np.int64(a))
+    sgn = 1 - 2 * side
+    draws = np.empty(1000, np.int64)
+    m = 0
+    for word in range(2):
+        for group in range(1, 5):
+            for cell in range(64 * word, min(64 * word + 64, K.CELLS)):
+                face = board[cell] * sgn
+                if face <= 0 or min(face, 4) != group:
+                    continue
+                if face <= 3:
+                    for t in range(K.CELLS):
+                        if cell * K.CELLS + t in listed:
+                            draws[m] = cell * K.CELLS + t
+                            m += 1
+                    continue
+                for d in range(6):
+                    side_dir = (d & 1) == geo[cell, T.G_UP]
+                    if (face == 4 and side_dir) or (face == 5 and not side_dir):
+                        continue
+                    t = geo[cell, d]
+                    while t >= 0:
+                        draws[m] = cell * K.CELLS + t if cell * K.CELLS + t in listed else -1
+                        m += 1
+                        t = geo[t, d]
+    for a in range(H.ROLL, H.ROLL + K.CELLS):
+        if a in listed:
+            draws[m] = a
+            m += 1
+    while True:
+        random, r = random_below(random, m)
+        if draws[r] >= 0:
+            return random, draws[r]
+
+
 @settings(max_examples=60, deadline=None)
-@given(random_game("hexalit", max_plies=120))
-def test_hexalit_kth_action_without_the_list_is_the_kth_of_the_list(state):
+@given(random_game("hexalit", max_plies=120), st.integers(0, 2**63 - 1))
+def test_hexalit_sampled_action_is_the_draw_made_from_the_list(state, seed):
     board = state.board.copy()
     for side in (0, 1):
         out = _buffer()
         n = H.turn_actions(board, T.GEO, side, out)
-        scratch = _buffer()
-        counted, keep = H.count_turn_actions(board, T.GEO, side, scratch)
+        counted, keep = H.count_turn_actions(board, T.GEO, side, _buffer())
         assert (counted, keep) == (n, H.gebot_cell(board, T.GEO, side) >= 0)
-        assert [H.nth_turn_action(board, T.GEO, side, k, keep, scratch) for k in range(n)] == list(out[:n])
         assert H.turn_actions_keep(board, T.GEO, side, _buffer()) == (n, keep)
+        random = np.uint64(seed)
+        for _ in range(5):
+            expected_random, expected = _sample_from_the_list(board, T.GEO, side, random)
+            random, action, sampled_keep = H.sample_turn_action(board, T.GEO, side, random, _buffer())
+            assert (random, action) == (expected_random, expected)
+            random = np.uint64(random)
+            assert sampled_keep == keep and (action in out[:n] if n else action == -1)
     assert np.array_equal(board, state.board)
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_hexalit_sampled_actions_are_uniform_among_the_legal_ones(seed):
+    state = ludothek.new_game("hexalit")
+    rng = np.random.default_rng(seed)
+    while True:  # a middle-game position with sliders to move and no Eins-Gebot
+        state.apply_action(int(rng.choice(state.legal_actions())))
+        if state.current_player() < 0:
+            state.apply_action(int(rng.choice([a for a, _ in state.chance_outcomes()])))
+        sgn = 1 - 2 * state.side
+        if state.turns >= 30 and not state.is_over() and not state.eins_gebot() and (state.board * sgn >= 4).sum() >= 2:
+            break
+    legal = [a for a in state.legal_actions()]
+    random, counts = np.uint64(seed), {a: 0 for a in legal}
+    draws = 200 * len(legal)
+    for _ in range(draws):
+        random, action, _ = H.sample_turn_action(state.board, T.GEO, state.side, np.uint64(random), _buffer())
+        counts[int(action)] += 1  # a KeyError here would be an illegal action
+    observed = np.array(list(counts.values()))
+    chi_square = ((observed - 200) ** 2 / 200).sum()
+    # degrees of freedom len(legal) - 1; the 0.999 quantile is below dof + 4.3 * sqrt(2 dof) + 10
+    dof = len(legal) - 1
+    assert chi_square < dof + 4.3 * np.sqrt(2 * dof) + 10, (chi_square, dof)
 
 
 def _end_turn_as_the_rules_say(board, temp, side, keep, fresh):
@@ -128,8 +208,7 @@ def _playouts_from_the_lists(board0, temp0, geo, side0, max_plies, count, seed):
                 result = H.DRAW
                 break
             keep = H.gebot_cell(board, geo, side) >= 0
-            state, k = random_below(state, n)
-            a = buf[k]
+            state, a = _sample_from_the_list(board, geo, side, state)
             if a < H.ROLL:
                 H.play_move(board, temp, side, a, keep)
             else:

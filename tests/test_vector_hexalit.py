@@ -11,7 +11,7 @@ import ludothek
 from ludothek.games.hexalit.vector import HexalitVector
 from ludothek.integrations.observe import encoder_for
 
-from .vector_checks import OUTCOME, Chooser, check_against_plain, plain_mask
+from .vector_checks import OUTCOME, Chooser, check_against_plain, check_against_pettingzoo, plain_mask
 
 CELLS = 66
 ROLL = CELLS * CELLS
@@ -191,29 +191,15 @@ def test_same_observations_as_the_pettingzoo_environment():
     pytest.importorskip("pettingzoo")
     from ludothek.integrations.pettingzoo import env
 
-    vector = HexalitVector(1, max_plies=12, seed=3)
-    observations, legal = vector.reset()
     game = env("hexalit", max_plies=12)
     game.reset()
     faces = game._rng = _Faces()
-    ended = rolled = 0
-    for _ in range(40):  # into a third game, through the auto-reset
-        agent = game.agent_selection
-        _, reward, terminated, truncated, _ = game.last()
-        if terminated or truncated:
-            game.reset()
-            continue
-        seen = game.observe(agent)
-        assert f"player_{vector.current_player[0]}" == agent
-        assert np.array_equal(observations[0], seen["observation"])
-        assert np.array_equal(legal[0], seen["action_mask"])
-        action = vector.sample_actions()
-        observations, rewards, terminations, truncations, legal = vector.step(action)
+    rolled = []
+
+    def hand_over_the_face(vector):
         faces.face = max(int(vector.faces[0]), 1)
-        rolled += vector.faces[0] > 0
-        game.step(int(action[0]))
-        if terminations[0] or truncations[0]:
-            ended += 1
-            assert game.terminations["player_0"]
-            assert rewards[0].tolist() == [game.rewards["player_0"], game.rewards["player_1"]]
-    assert ended >= 2 and rolled >= 3
+        rolled.append(int(vector.faces[0]))
+
+    vector = HexalitVector(1, max_plies=12, seed=3)
+    assert check_against_pettingzoo(vector, game, rounds=40, before_env_step=hand_over_the_face) >= 2
+    assert sum(face > 0 for face in rolled) >= 3

@@ -11,7 +11,7 @@ import ludothek
 from ludothek.games.trigeo.vector import TrigeoVector
 from ludothek.integrations.observe import encoder_for
 
-from .vector_checks import Chooser, check_against_plain, plain_mask
+from .vector_checks import Chooser, check_against_plain, check_against_pettingzoo, plain_mask
 
 CELLS = 66
 # White's 3 on A9 to B11 and back, Black's 3 on F9 to E11 and back (cells A9=6, B11=18,
@@ -144,30 +144,9 @@ def test_same_observations_as_the_pettingzoo_environment():
     pytest.importorskip("pettingzoo")
     from ludothek.integrations.pettingzoo import env
 
-    vector = TrigeoVector(1, max_plies=12, seed=3)
-    observations, legal = vector.reset()
     game = env("trigeo", max_plies=12)
     game.reset()
-    ended = 0
-    for _ in range(30):  # into a third game, through the auto-reset
-        agent = game.agent_selection
-        _, reward, terminated, truncated, _ = game.last()
-        if terminated or truncated:
-            game.reset()
-            continue
-        seen = game.observe(agent)
-        assert f"player_{vector.current_player[0]}" == agent
-        assert np.array_equal(observations[0], seen["observation"])
-        assert np.array_equal(legal[0], seen["action_mask"])
-        action = vector.sample_actions()
-        observations, rewards, terminations, truncations, legal = vector.step(action)
-        game.step(int(action[0]))
-        if terminations[0] or truncations[0]:
-            ended += 1
-            # the environment reports the max_plies draw as a termination with rewards 0
-            assert game.terminations["player_0"]
-            assert rewards[0].tolist() == [game.rewards["player_0"], game.rewards["player_1"]]
-    assert ended >= 2
+    assert check_against_pettingzoo(TrigeoVector(1, max_plies=12, seed=3), game, rounds=30) >= 2  # into a third game
 
 
 def test_a_two_jumping_back_between_jump_fields_repeats_positions():

@@ -102,3 +102,35 @@ def check_against_plain(vector, game: str, steps: int, choose=None, tally=None) 
             else:
                 assert vector.final_winners[i] == -1
     return counts
+
+
+def check_against_pettingzoo(vector, game, rounds: int, before_env_step=None) -> int:
+    """Step a one-game ``vector`` and the PettingZoo environment ``game`` (reset already) with
+    the vector's random actions for ``rounds`` rounds, through the auto-reset; compare the seat,
+    observations, masks and, where a game ends, the rewards. ``before_env_step(vector)`` runs
+    between the two steps (to hand the environment the vector's dice). Returns how many games
+    ended."""
+    observations, legal = vector.reset()
+    ended = 0
+    for _ in range(rounds):
+        agent = game.agent_selection
+        _, _, terminated, truncated, _ = game.last()
+        if terminated or truncated:
+            game.reset()
+            continue
+        seen = game.observe(agent)
+        assert f"player_{vector.current_player[0]}" == agent
+        assert np.array_equal(observations[0], seen["observation"])
+        assert np.array_equal(legal[0], seen["action_mask"])
+        action = vector.sample_actions()
+        step = vector.step(action)
+        observations, rewards, legal = step.observations, step.rewards, step.legal
+        if before_env_step is not None:
+            before_env_step(vector)
+        game.step(int(action[0]))
+        if step.terminations[0] or getattr(step, "truncations", np.zeros(1, bool))[0]:
+            ended += 1
+            # the environment reports a move limit's draw as a termination with rewards 0
+            assert game.terminations["player_0"]
+            assert rewards[0].tolist() == [game.rewards["player_0"], game.rewards["player_1"]]
+    return ended

@@ -83,6 +83,25 @@ def _reverse_tables():
 KNIGHT_FROM, PAWN_FROM, SLIDER_FROM, BETWEEN, PAWN_STEP, PAWN_CAPTURES = _reverse_tables()
 
 
+def _slide_slots():
+    """For a 4, 5 or 6 (index ``face - 4``) on each cell: the cells it would reach on an empty
+    board, direction by direction (as ``piece_moves`` goes) and near to far, and how many."""
+    reach = [[[t for d in _slide_dirs(face, s) for t in ray(s, d)] for s in range(CELLS)] for face in (4, 5, 6)]
+    counts = np.array([[len(cells) for cells in by_cell] for by_cell in reach], dtype=np.int64)
+    slots = np.full((3, CELLS, counts.max()), -1, dtype=np.int64)
+    for f, by_cell in enumerate(reach):
+        for s, cells in enumerate(by_cell):
+            slots[f, s, : len(cells)] = cells
+    counts.setflags(write=False)
+    slots.setflags(write=False)
+    return counts, slots
+
+
+#: ``SLIDE_SLOTS[face - 4, cell, :SLIDE_SLOT_COUNT[face - 4, cell]]``: a slider's targets on an
+#: empty board (a target is a move if it is not its own side's and nothing stands between)
+SLIDE_SLOT_COUNT, SLIDE_SLOTS = _slide_slots()
+
+
 @njit(cache=True, inline="always")
 def bit(cell):
     return ONE << np.uint64(cell & 63)
@@ -100,6 +119,20 @@ def lowest(lo, hi):
     if lo:
         return np.int64(trailing_zeros(lo))
     return 64 + np.int64(trailing_zeros(hi))
+
+
+@njit(cache=True, inline="always")
+def kth_cell(lo, hi, k):
+    """The ``k``-th lowest cell of a mask that holds more than ``k`` cells."""
+    low_count = np.int64(_popcount(lo))
+    base = 0
+    if k >= low_count:
+        k -= low_count
+        lo = hi
+        base = 64
+    for _ in range(k):
+        lo &= lo - ONE
+    return base + np.int64(trailing_zeros(lo))
 
 
 @njit(cache=True, inline="always")
@@ -137,11 +170,25 @@ def attacked(d, target, by, occ_lo, occ_hi):
 
 
 @njit(cache=True, inline="always")
+def step_targets(cell, face, side, own_lo, own_hi, enemy_lo, enemy_hi):
+    """The cells a 1, 2 or 3 of ``side`` on ``cell`` moves to by its face, as two words (no
+    jump fields, no promotion: Hexalit): touching cells, a 2's free step and captures, knight
+    targets, none of ``side``'s own."""
+    if face == 1:
+        return TOUCH_LOW[cell] & ~own_lo, TOUCH_HIGH[cell] & ~own_hi
+    if face == 3:
+        return KNIGHT_LOW[cell] & ~own_lo, KNIGHT_HIGH[cell] & ~own_hi
+    return ((PAWN_STEP[side, cell, 0] & ~(own_lo | enemy_lo)) | (PAWN_CAPTURES[side, cell, 0] & enemy_lo),
+            (PAWN_STEP[side, cell, 1] & ~(own_hi | enemy_hi)) | (PAWN_CAPTURES[side, cell, 1] & enemy_hi))
+
+
+@njit(cache=True, inline="always")
 def die_moves(board, geo, cell, side, own_lo, own_hi, enemy_lo, enemy_hi):
     """How many moves the die of ``side`` on ``cell`` has by its face, on a board without jump
     fields and without promotion (Hexalit): what ``piece_moves`` would write, counted.
     ``own``/``enemy``: the masks of ``side``'s dice and the other side's, as words (the
-    callers read them from the mask array once, not once per die)."""
+    callers read them from the mask array once, not once per die).  It has its own branches
+    rather than asking :func:`step_targets`: that way perft was measured 0.6× as fast."""
     sgn = 1 - 2 * side
     face = np.int64(board[cell]) * sgn
     if face == 1:

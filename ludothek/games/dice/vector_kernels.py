@@ -36,22 +36,3 @@ def observe_dice(board, side, observer, to_act, board_planes, rows, columns, out
     if to_act:
         out[OBSERVER_TO_ACT] = 1.0
 
-
-#: how a step left a game (:func:`record_outcome`)
-GOES_ON, MOVER_WON, DRAWN, CUT = 0, 1, 2, 3
-
-
-@njit(cache=True)
-def record_outcome(i, outcome, mover, rewards, terminations, truncations, final_winners):
-    """Write game ``i``'s results of this step: ``MOVER_WON`` (the side now to move has lost),
-    ``DRAWN`` by the rules (a termination), ``CUT`` by the move limit (a truncation), or
-    ``GOES_ON``; returns whether the game is over."""
-    rewards[i, 0] = 0.0
-    rewards[i, 1] = 0.0
-    terminations[i] = outcome == MOVER_WON or outcome == DRAWN
-    truncations[i] = outcome == CUT
-    final_winners[i] = mover if outcome == MOVER_WON else -1
-    if outcome == MOVER_WON:
-        rewards[i, mover] = 1.0
-        rewards[i, 1 - mover] = -1.0
-    return outcome != GOES_ON

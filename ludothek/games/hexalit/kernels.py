@@ -17,10 +17,10 @@ Actions (the same numbers as :class:`~ludothek.games.hexalit.state.HexalitState`
 ``ROLL + cell``      roll the die on ``cell`` (``4356 .. 4421``); its outcome follows
 ``OUTCOME + f - 1``  chance: the roll shows ``f`` (``4422 .. 4427``)
 
-Listing and counting: :func:`turn_actions` writes a turn's actions (``turn_actions_keep``
-also says whether the Eins-Gebot holds); :func:`count_turn_actions` only counts them and
-:func:`nth_turn_action` then finds the k-th, listing the moves of one die alone, which is
-all a random playout needs; perft's last ply counts leaves (:func:`count_turn_leaves`).
+Listing, counting, sampling: :func:`turn_actions` writes a turn's actions (``turn_actions_keep``
+also says whether the Eins-Gebot holds); :func:`count_turn_actions` only counts them, and
+perft's last ply counts leaves (:func:`count_turn_leaves`); :func:`sample_turn_action` draws
+one of them uniformly without counting them all, which is all a random playout needs.
 
 Masks: ``d`` (``uint64[ROWS, 2]``, :mod:`ludothek.games.dice.masks`) holds the position's
 dice by side and face and its temporary faces.  The ``masked_*`` kernels take it along with
@@ -44,8 +44,11 @@ from ...core.borrow import borrowed
 from ...core.random_kernels import random_below
 from ..dice.kernels import CELLS, MAX_MOVES, ZOBRIST, is_attacked, piece_moves, zobrist_hash
 from ..dice.masks import (
+    BETWEEN,
     ONE,
     ROWS,
+    SLIDE_SLOT_COUNT,
+    SLIDE_SLOTS,
     TEMP,
     attacked,
     bit,
@@ -53,7 +56,9 @@ from ..dice.masks import (
     dice_masks,
     die_moves,
     fingerprint,
+    kth_cell,
     lowest,
+    step_targets,
 )
 
 
@@ -195,30 +200,19 @@ def masked_turn_actions(board, geo, d, side, out):
     return n, False
 
 
-@njit(cache=True, inline="always")
-def _counts_at(scratch):
-    """Where :func:`count_turn_actions` keeps, in the tail of an action buffer, the number of
-    moves of the die on each cell (for :func:`nth_turn_action`)."""
-    return scratch.shape[0] - CELLS
-
-
 @njit(cache=True)
 def count_turn_actions(board, geo, side, scratch):
     """How many actions :func:`turn_actions` would write and whether the Eins-Gebot holds,
-    ``(n, keep)``, without listing them; :func:`nth_turn_action` then finds any one of them
-    (a random playout lists only the moves of the die it picks).  ``scratch``: an ``int32``
-    buffer of ``MAX_MOVES``, filled for :func:`nth_turn_action`."""
+    ``(n, keep)``, without listing them.  ``scratch``: an ``int32`` buffer of ``MAX_MOVES``."""
     return masked_count_turn_actions(board, geo, _dice_masks_of(board), side, scratch)
 
 
 @njit(cache=True, inline="always")
-def _count_moves_by_die(board, geo, d, side, scratch):
-    """The moves of ``side``'s dice, in all, and of each die at ``scratch[_counts_at + cell]``.
-    The dice go face by face (1s, 2s, 3s, then the sliders), so that the branch on the face
-    in :func:`die_moves` is taken the same way many times in a row (measured: faster than
-    going by cell number)."""
+def _count_moves_by_die(board, geo, d, side):
+    """The moves of ``side``'s dice, in all.  The dice go face by face (1s, 2s, 3s, then the
+    sliders), so that the branch on the face in :func:`die_moves` is taken the same way many
+    times in a row (measured: faster than going by cell number)."""
     o = 8 * side
-    at = _counts_at(scratch)
     own_lo, own_hi = d[o, 0], d[o, 1]
     enemy_lo, enemy_hi = d[8 - o, 0], d[8 - o, 1]
     n = 0
@@ -227,9 +221,7 @@ def _count_moves_by_die(board, geo, d, side, scratch):
             dice = d[o + face, w] if face < 4 else d[o + 4, w] | d[o + 5, w] | d[o + 6, w]
             while dice:
                 cell = np.int64(trailing_zeros(dice)) + 64 * w
-                moves = die_moves(board, geo, cell, side, own_lo, own_hi, enemy_lo, enemy_hi)
-                scratch[at + cell] = moves
-                n += moves
+                n += die_moves(board, geo, cell, side, own_lo, own_hi, enemy_lo, enemy_hi)
                 dice &= dice - ONE
     return n
 
@@ -244,43 +236,101 @@ def masked_count_turn_actions(board, geo, d, side, scratch):
     one = _threatened_lone_one(d, side)
     if one >= 0:
         return _escapes(board, geo, d, one, side, scratch), True
-    n = _count_moves_by_die(board, geo, d, side, scratch)
+    n = _count_moves_by_die(board, geo, d, side)
     return n + cell_count(d[o + 2, 0], d[o + 2, 1]) + (ones if ones >= 2 else 0), False
 
 
 @njit(cache=True)
-def nth_turn_action(board, geo, side, k, keep, scratch):
-    """Action ``k`` of :func:`turn_actions`'s list, after :func:`count_turn_actions` filled
-    ``scratch`` for this position (``keep``: what it returned)."""
-    return masked_nth_turn_action(board, geo, _dice_masks_of(board), side, k, keep, scratch)
+def sample_turn_action(board, geo, side, random, scratch):
+    """A uniformly random action of :func:`turn_actions`'s list, drawn with the splitmix64
+    state ``random`` (:mod:`ludothek.core.random_kernels`): ``(random, action, keep)``, action
+    ``-1`` if there is none.  ``scratch``: an ``int32`` buffer of ``MAX_MOVES``."""
+    return masked_sample_turn_action(board, geo, _dice_masks_of(board), side, random, scratch)
 
 
 @njit(cache=True, inline="always")
-def masked_nth_turn_action(board, geo, d, side, k, keep, scratch):
-    """:func:`nth_turn_action` with the position's masks ``d`` at hand."""
-    if keep:
-        return scratch[k]  # the escapes of the last 1, listed
+def _slots_of(board, geo, cell, face, side, own_lo, own_hi, enemy_lo, enemy_hi):
+    """How many of the draws of :func:`masked_sample_turn_action` a die owns: its moves for a
+    1, 2 or 3 (a popcount), its targets on an empty board for a slider (a table)."""
+    if face <= 3:
+        return die_moves(board, geo, cell, side, own_lo, own_hi, enemy_lo, enemy_hi)
+    return SLIDE_SLOT_COUNT[face - 4, cell]
+
+
+@njit(cache=True, inline="always")
+def _slot_move(cell, face, side, i, own_lo, own_hi, enemy_lo, enemy_hi):
+    """The move of draw ``i`` of the die on ``cell`` (see :func:`_slots_of`), or -1 where a
+    slider's target is its own die's or something stands between."""
+    if face <= 3:
+        lo, hi = step_targets(cell, face, side, own_lo, own_hi, enemy_lo, enemy_hi)
+        return cell * CELLS + kth_cell(lo, hi, i)
+    t = SLIDE_SLOTS[face - 4, cell, i]
+    own = own_lo if t < 64 else own_hi
+    if own & bit(t):
+        return -1
+    if (BETWEEN[cell, t, 0] & (own_lo | enemy_lo)) | (BETWEEN[cell, t, 1] & (own_hi | enemy_hi)):
+        return -1
+    return cell * CELLS + t
+
+
+@njit(cache=True, inline="always")
+def masked_sample_turn_action(board, geo, d, side, random, scratch):
+    """:func:`sample_turn_action` with the position's masks ``d`` at hand.
+
+    Uniform without counting every move: each die owns a number of draws (:func:`_slots_of`:
+    exactly its moves for a 1, 2 or 3, its empty-board targets for a slider), each roll one;
+    a draw is a uniform number below their sum, and a slider's draw of a target it cannot
+    reach is drawn again.  Every action owns exactly one draw, so the action taken is uniform
+    among them.  Under the Eins-Gebot the few escapes are listed instead."""
     o = 8 * side
-    at = _counts_at(scratch)
+    ones = cell_count(d[o + 1, 0], d[o + 1, 1])
+    if ones == 0:
+        return random, -1, False
+    one = _threatened_lone_one(d, side)
+    if one >= 0:
+        n = _escapes(board, geo, d, one, side, scratch)
+        if n == 0:
+            return random, -1, True
+        random, k = random_below(random, n)
+        return random, scratch[k], True
+    sgn = 1 - 2 * side
+    own_lo, own_hi = d[o, 0], d[o, 1]
+    enemy_lo, enemy_hi = d[8 - o, 0], d[8 - o, 1]
+    # the dice, face by face (1s, 2s, 3s, sliders), as (cell, draws so far) pairs in scratch
+    total = 0
+    certain = 0  # draws that are moves for sure: those of the 1s, 2s and 3s
+    m = 0
     for w in range(2):
-        dice = d[o, w]
-        while dice:
-            cell = np.int64(trailing_zeros(dice)) + 64 * w
-            moves = scratch[at + cell]
-            if k < moves:
-                piece_moves(board, geo, cell, _NOJ, False, scratch, 0)
-                return scratch[k]
-            k -= moves
-            dice &= dice - ONE
-    several = cell_count(d[o + 1, 0], d[o + 1, 1]) >= 2
-    for w in range(2):
-        rolls = d[o + 2, w] | (d[o + 1, w] if several else np.uint64(0))
-        while rolls:
-            if k == 0:
-                return ROLL + np.int64(trailing_zeros(rolls)) + 64 * w
-            k -= 1
-            rolls &= rolls - ONE
-    return -1  # k was not below count_turn_actions' n
+        for face in range(1, 5):
+            dice = d[o + face, w] if face < 4 else d[o + 4, w] | d[o + 5, w] | d[o + 6, w]
+            while dice:
+                cell = np.int64(trailing_zeros(dice)) + 64 * w
+                slots = _slots_of(board, geo, cell, np.int64(board[cell]) * sgn, side, own_lo, own_hi, enemy_lo, enemy_hi)
+                total += slots
+                if face < 4:
+                    certain += slots
+                scratch[2 * m] = cell
+                scratch[2 * m + 1] = total
+                m += 1
+                dice &= dice - ONE
+    several = ones >= 2
+    rolls_lo = d[o + 2, 0] | (d[o + 1, 0] if several else np.uint64(0))
+    rolls_hi = d[o + 2, 1] | (d[o + 1, 1] if several else np.uint64(0))
+    rolls = cell_count(rolls_lo, rolls_hi)
+    if certain + rolls == 0 and _count_moves_by_die(board, geo, d, side) == 0:
+        return random, -1, False  # only sliders, and none can move
+    while True:
+        random, r = random_below(random, total + rolls)
+        if r >= total:
+            return random, ROLL + kth_cell(rolls_lo, rolls_hi, r - total), False
+        j = 0
+        while r >= scratch[2 * j + 1]:
+            j += 1
+        cell = np.int64(scratch[2 * j])
+        first = scratch[2 * j - 1] if j > 0 else 0
+        move = _slot_move(cell, np.int64(board[cell]) * sgn, side, r - first, own_lo, own_hi, enemy_lo, enemy_hi)
+        if move >= 0:
+            return random, move, False
 
 
 @njit(cache=True, inline="always")
@@ -551,15 +601,14 @@ def _random_playouts(board0, temp0, geo, side0, limit, count, state, board, temp
             if not (d[9 - 8 * side, 0] | d[9 - 8 * side, 1]):  # the opponent has no 1 left
                 result = WHITE_WINS if side == 0 else BLACK_WINS
                 break
-            n, keep = masked_count_turn_actions(board, geo, d, side, buf)
-            if n == 0:
+            drawn, a, keep = masked_sample_turn_action(board, geo, d, side, state, buf)
+            if a < 0:
                 result = BLACK_WINS if side == 0 else WHITE_WINS
                 break
             if repeated or played >= limit:
                 result = DRAW
                 break
-            state, k = random_below(state, n)
-            a = masked_nth_turn_action(board, geo, d, side, k, keep, buf)
+            state = drawn
             if a < ROLL:
                 if board[a % CELLS] != 0:
                     since = played + 1

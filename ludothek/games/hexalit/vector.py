@@ -59,8 +59,9 @@ from ...boards import triangle66 as T
 from ...core.random_kernels import random_below
 from ..dice.kernels import CELLS
 from ..dice.masks import ROWS, fingerprint
+from ...core.batched import CUT, DRAWN, GOES_ON, WON, record_outcome
 from ..dice.batched import COUNT, PLY, SIDE, SINCE, DiceVector
-from ..dice.vector_kernels import CUT, DRAWN, GOES_ON, MOVER_WON, TEMPORARY, observe_dice, record_outcome
+from ..dice.vector_kernels import TEMPORARY, observe_dice
 from .kernels import ROLL, masked_play_move, masked_play_roll, masked_turn_actions, position_masks
 from .observe import HexalitEncoder
 from .state import HexalitState
@@ -195,7 +196,7 @@ def _step_game(i, action, boards, temps, masks, games, history, moves, geo, star
     # the plain API's order (HexalitState._compute_outcome): no legal action, threefold
     # repetition, max_plies
     if _legal(board, geo, d, game, moves[i], legal[i]) == 0:
-        outcome = MOVER_WON
+        outcome = WON  # by the mover: the side now to move has lost
     elif _repeats(hist, ply, game[SINCE]) >= 3:
         outcome = DRAWN
     elif ply >= hist.shape[0] - 1:  # max_plies

@@ -61,7 +61,8 @@ from numba import njit, prange
 from ...boards import triangle66 as T
 from ..dice.kernels import JUMP_FIELDS_TRIGEO, ZOBRIST, apply_move, move_hash_delta, zobrist_hash
 from ..dice.batched import COUNT, PLY, SIDE, SINCE, DiceVector
-from ..dice.vector_kernels import CUT, DRAWN, GOES_ON, MOVER_WON, observe_dice, record_outcome
+from ...core.batched import CUT, DRAWN, GOES_ON, WON, record_outcome
+from ..dice.vector_kernels import observe_dice
 from .kernels import _repeats, irreversible, legal_moves
 from .observe import TrigeoEncoder
 from .state import TrigeoState
@@ -145,7 +146,7 @@ def _step_game(i, action, boards, games, history, moves, geo, jumps, zobrist, st
     game[PLY] = ply
     # the plain API's order (TrigeoState.is_over): no legal move, threefold repetition, max_plies
     if _legal(board, geo, jumps, game, moves[i], legal[i]) == 0:
-        outcome = MOVER_WON
+        outcome = WON  # by the mover: the side now to move has lost
     elif _repeats(hist, ply, game[SINCE]) >= 3:
         outcome = DRAWN
     elif ply >= hist.shape[0] - 1:  # max_plies
