@@ -57,7 +57,6 @@ class BatchedGames:
         return actions
 
 
-
 class LimitedGames(BatchedGames):
     """A base for the batched classes of games a move limit can cut (``max_plies``): the result
     arrays, ``reset``, ``step`` (returning :class:`Step`), ``sample_actions``, ``plies``.
@@ -81,6 +80,8 @@ class LimitedGames(BatchedGames):
 
     def _allocate(self, n: int, seed: int | None, parallel: bool, copy: bool, max_plies: int, num_actions: int,
                   observation_shape: tuple[int, ...], max_moves: int) -> None:
+        if n < 1:
+            raise ValueError(f"n must be at least 1, not {n}")
         self.n, self.copy, self.parallel = n, copy, parallel
         self.max_plies, self.num_actions, self.observation_shape = max_plies, num_actions, observation_shape
         self._seed(seed)
@@ -135,6 +136,7 @@ class LimitedGames(BatchedGames):
     def _step_arrays(self) -> tuple:
         return ()
 
+
 #: how a step left a game (:func:`record_outcome`)
 GOES_ON, WON, DRAWN, CUT = 0, 1, 2, 3
 
@@ -164,3 +166,15 @@ def sample_listed(counts, moves, random, out):
         state, k = random_below(state, counts[i])
         out[i] = moves[i, k]
     random[0] = state
+
+
+@njit(cache=True)
+def occurrences(history, index, since, stride):
+    """How often ``history[index]`` occurs among ``history[index], history[index - stride], …``
+    down to ``since`` (a game whose hashes include the side to move may look at every second
+    position only)."""
+    seen = 0
+    for k in range(index, since - 1, -stride):
+        if history[k] == history[index]:
+            seen += 1
+    return seen

@@ -43,7 +43,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ...core.batched import CUT, DRAWN, GOES_ON, WON, LimitedGames, record_outcome
+from ...core.batched import CUT, DRAWN, GOES_ON, WON, LimitedGames, occurrences, record_outcome
 from .dice import FACES
 from .kernels import MAX_MOVES, ROW, ended_by_placement, gen_moves, key_of
 from .observe import A_TO_MOVE, LAST, OBSERVER_A, PER_DIE, BitisEncoder
@@ -65,8 +65,6 @@ class BitisVector(LimitedGames):
 
     def __init__(self, n: int, max_plies: int = 200, seed: int | None = None, parallel: bool = False,
                  copy: bool = True):
-        if n < 1:
-            raise ValueError(f"n must be at least 1, not {n}")
         if isinstance(max_plies, bool) or not isinstance(max_plies, int) or not 1 <= max_plies <= 100_000:
             raise ValueError(f"max_plies must be a whole number from 1 to 100000, not {max_plies!r}")
         probe = BitisState()
@@ -134,16 +132,6 @@ def _start_game(cells, ors, game, hist):
 
 
 @njit(cache=True)
-def _seen(hist, ply):
-    """How often the position ``hist[ply]`` has occurred since the start."""
-    seen = 0
-    for k in range(ply + 1):
-        if hist[k] == hist[ply]:
-            seen += 1
-    return seen
-
-
-@njit(cache=True)
 def _reset_all(cells, ors, games, history, moves, observations, legal, current_player):
     for i in range(cells.shape[0]):
         _start_game(cells[i], ors[i], games[i], history[i])
@@ -175,7 +163,7 @@ def _step_game(i, action, cells_of, ors_of, games, history, moves, observations,
         outcome, winner = WON, 0 if ROW[cells[die]] == 1 else 1
     elif _legal(cells, ors, game, moves[i], legal[i]) == 0:
         outcome, winner = WON, mover  # the player to move has no placement
-    elif _seen(hist, ply) >= 3:
+    elif occurrences(hist, ply, 0, 1) >= 3:  # since the start: any position can come back
         outcome = DRAWN
     elif ply >= hist.shape[0] - 1:
         outcome = CUT

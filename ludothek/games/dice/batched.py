@@ -25,8 +25,6 @@ class DiceVector(LimitedGames):
     PLY, COUNT = PLY, COUNT
 
     def __init__(self, n: int, seed: int | None, parallel: bool, copy: bool, **options: Any):
-        if n < 1:
-            raise ValueError(f"n must be at least 1, not {n}")
         probe = self.STATE(**options)  # checks the options
         encoder = self.ENCODER(probe.options)
         assert encoder.planes == PLANES, "the vector writes the encoder's planes"

@@ -59,7 +59,7 @@ from ...boards import triangle66 as T
 from ...core.random_kernels import random_below
 from ..dice.kernels import CELLS
 from ..dice.masks import ROWS, fingerprint
-from ...core.batched import CUT, DRAWN, GOES_ON, WON, record_outcome
+from ...core.batched import CUT, DRAWN, GOES_ON, WON, occurrences, record_outcome
 from ..dice.batched import COUNT, PLY, SIDE, SINCE, DiceVector
 from ..dice.vector_kernels import TEMPORARY, observe_dice
 from .kernels import ROLL, masked_play_move, masked_play_roll, masked_turn_actions, position_masks
@@ -149,17 +149,6 @@ def _start_game(board, temp, d, game, hist, start_board, start_side):
 
 
 @njit(cache=True)
-def _repeats(hist, ply, since):
-    """How often the turn start ``hist[ply]`` occurs since ``since`` (the same side to move:
-    every second entry)."""
-    seen = 0
-    for k in range(ply, since - 1, -2):
-        if hist[k] == hist[ply]:
-            seen += 1
-    return seen
-
-
-@njit(cache=True)
 def _reset_all(boards, temps, masks, games, history, moves, geo, start_board, start_side, board_planes, rows,
                columns, observations, legal, current_player):
     for i in range(boards.shape[0]):
@@ -197,7 +186,7 @@ def _step_game(i, action, boards, temps, masks, games, history, moves, geo, star
     # repetition, max_plies
     if _legal(board, geo, d, game, moves[i], legal[i]) == 0:
         outcome = WON  # by the mover: the side now to move has lost
-    elif _repeats(hist, ply, game[SINCE]) >= 3:
+    elif occurrences(hist, ply, game[SINCE], 2) >= 3:  # turn starts with the same side to move
         outcome = DRAWN
     elif ply >= hist.shape[0] - 1:  # max_plies
         outcome = CUT
