@@ -8,8 +8,11 @@ pawn units for White (positive = good for White).
 import numpy as np
 from numba import njit
 
+from numba.cpython.unsafe.numbers import trailing_zeros
+
 from ...boards.triangle66 import G_ROW, G_TOUCH
 from .kernels import CELLS, MAX_MOVES, count_moves, find_one, is_attacked
+from .masks import ONE, ROWS, attacked_or_jumped, dice_masks, jump_masks, lowest
 
 # material by face: the 1 is the king (not counted; its safety is), 2 pawn .. 6 queen
 FACE_VALUE = np.array([0.0, 0.0, 1.0, 3.0, 3.5, 5.0, 9.0])
@@ -58,18 +61,63 @@ def evaluate_white(board, geo, jumps, promote):
 def evaluate_white_counted(board, geo, jumps, white_moves, black_moves):
     """:func:`evaluate_white` for a caller that has counted both sides' ``gen_moves``
     already (the compiled search has one of them from its own move generation)."""
+    d = np.empty((ROWS, 2), np.uint64)
+    dice_masks(board, d)
+    return masked_evaluate_white(board, d, geo, jumps, white_moves, black_moves)
+
+
+@njit(cache=True, inline="always")
+def masked_one_safety(board, d, geo, side, jump_lo, jump_hi):
+    """:func:`one_safety` with the position's masks ``d`` (:mod:`.masks`) at hand: the same
+    value, the threats asked of the masks instead of walked on the board."""
+    o = 8 * side
+    if not (d[o + 1, 0] | d[o + 1, 1]):
+        return -100.0
+    king = lowest(d[o + 1, 0], d[o + 1, 1])
+    occ_lo = d[0, 0] | d[8, 0]
+    occ_hi = d[0, 1] | d[8, 1]
+    score = 0.0
+    if attacked_or_jumped(d, king, 1 - side, occ_lo, occ_hi, jump_lo, jump_hi):
+        score -= 1.5
+    sgn = 1 - 2 * side
+    free = 0
+    for k in range(12):
+        t = geo[king, G_TOUCH + k]
+        if t < 0:
+            break
+        v = board[t] * sgn
+        if v == 0:
+            if free < 2 and not attacked_or_jumped(d, t, 1 - side, occ_lo, occ_hi, jump_lo, jump_hi):
+                free += 1
+        elif v < 0:
+            score -= 0.3
+    if free == 0:
+        score -= 1.0
+    elif free == 1:
+        score -= 0.4
+    return score
+
+
+@njit(cache=True, inline="always")
+def masked_evaluate_white(board, d, geo, jumps, white_moves, black_moves):
+    """:func:`evaluate_white_counted` with the position's masks ``d`` at hand (the same value:
+    the dice are visited in the same order, the threats asked of the masks)."""
     material = 0.0
     advance = 0.0
-    for cell in range(CELLS):
-        v = board[cell]
-        if v == 0:
-            continue
-        face = v if v > 0 else -v
-        sgn = 1.0 if v > 0 else -1.0
-        material += sgn * FACE_VALUE[face]
-        if face == 2:
-            row = geo[cell, G_ROW]
-            advance += sgn * 0.08 * ((row - 1) if v > 0 else (6 - row))
+    for w in range(2):
+        cells = d[0, w] | d[8, w]
+        while cells:
+            low = cells & (~cells + ONE)
+            cells ^= low
+            cell = np.int64(trailing_zeros(low)) + 64 * w
+            v = board[cell]
+            face = v if v > 0 else -v
+            sgn = 1.0 if v > 0 else -1.0
+            material += sgn * FACE_VALUE[face]
+            if face == 2:
+                row = geo[cell, G_ROW]
+                advance += sgn * 0.08 * ((row - 1) if v > 0 else (6 - row))
     mobility = 0.03 * (white_moves - black_moves)
-    safety = one_safety(board, geo, 0, jumps) - one_safety(board, geo, 1, jumps)
+    jump_lo, jump_hi = jump_masks(jumps)
+    safety = masked_one_safety(board, d, geo, 0, jump_lo, jump_hi) - masked_one_safety(board, d, geo, 1, jump_lo, jump_hi)
     return material + advance + mobility + safety

@@ -12,7 +12,8 @@ the board (Hexalit's perft and playouts) never needs that pass.  With them, "is 
 attacked" is an AND per face for 1s, 2s and 3s and a "nothing between" test per slider
 that could reach it (:func:`attacked`), the same question the walks of
 :func:`ludothek.games.dice.kernels.is_attacked` answer (tested equal on random positions).
-Jump fields (Trigeo) are not in these tables: :func:`attacked` is for boards without them.
+Jump fields (Trigeo) are not in these tables: :func:`attacked` is for boards without them,
+:func:`attacked_or_jumped` adds them.
 """
 
 import numpy as np
@@ -20,7 +21,10 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ...boards.triangle66 import G_KNIGHT, G_PAWN, GEO, UP, ray
-from .kernels import CELLS, KNIGHT_HIGH, KNIGHT_LOW, TOUCH_HIGH, TOUCH_LOW, _count_slides, _popcount
+from .kernels import (
+    CELLS, KNIGHT_HIGH, KNIGHT_LOW, TOUCH_HIGH, TOUCH_LOW, _count_free, _count_pawn, _count_slides, _popcount,
+    piece_moves,
+)
 
 
 ROWS = 17
@@ -223,3 +227,63 @@ def fingerprint(d, side):
         high = (high << np.uint64(2)) | d[row, 1]
     x = (h ^ high) * _MIX
     return x ^ (x >> np.uint64(32))
+
+
+@njit(cache=True, inline="always")
+def jump_masks(jumps):
+    """The jump fields (``jumps``, Trigeo's six cells or none) as a mask."""
+    lo = np.uint64(0)
+    hi = np.uint64(0)
+    for j in jumps:
+        if j < 64:
+            lo |= bit(j)
+        else:
+            hi |= bit(j)
+    return lo, hi
+
+
+@njit(cache=True, inline="always")
+def attacked_or_jumped(d, target, by, occ_lo, occ_hi, jump_lo, jump_hi):
+    """:func:`attacked`, or ``target`` is a jump field and a die of ``by`` stands on another
+    one (it may jump there): ``kernels.is_attacked`` on a board with jump fields."""
+    if attacked(d, target, by, occ_lo, occ_hi):
+        return True
+    if target < 64:
+        if not (jump_lo & bit(target)):
+            return False
+        jump_lo &= ~bit(target)
+    else:
+        if not (jump_hi & bit(target)):
+            return False
+        jump_hi &= ~bit(target)
+    return ((jump_lo & d[8 * by, 0]) | (jump_hi & d[8 * by, 1])) != 0
+
+
+@njit(cache=True, inline="always")
+def masked_count_moves(board, d, geo, side, jumps, jump_lo, jump_hi, promote, scratch):
+    """``kernels.count_moves`` with the position's masks ``d`` at hand (jump fields and
+    promotion as there): only the side's dice are visited."""
+    sgn = 1 - 2 * side
+    own_lo = d[8 * side, 0]
+    own_hi = d[8 * side, 1]
+    n = 0
+    for w in range(2):
+        cells = d[8 * side, w]
+        jumping = jump_lo if w == 0 else jump_hi
+        while cells:
+            low = cells & (~cells + ONE)
+            cells ^= low
+            cell = np.int64(trailing_zeros(low)) + 64 * w
+            if jumping & low:  # its jumps, less those its face reaches anyway: list them
+                n += piece_moves(board, geo, cell, jumps, promote, scratch, 0)
+                continue
+            face = np.int64(board[cell]) * sgn
+            if face == 1:
+                n += _count_free(TOUCH_LOW[cell], TOUCH_HIGH[cell], own_lo, own_hi)
+            elif face == 3:
+                n += _count_free(KNIGHT_LOW[cell], KNIGHT_HIGH[cell], own_lo, own_hi)
+            elif face == 2:
+                n += _count_pawn(board, geo, cell, sgn, promote)
+            else:
+                n += _count_slides(board, geo, cell, face, sgn)
+    return n

@@ -39,6 +39,7 @@ from ...ai.budget import Clock
 from ...boards import triangle66 as T
 from . import search_kernels as K
 from .kernels import CELLS, PROMO
+from .masks import ROWS
 
 #: the settings used unless an agent names others, by game (see the module docstring)
 DEFAULTS = {
@@ -90,6 +91,7 @@ class SearchTables:
         self.ec_keys = np.zeros(1 << eval_bits, np.uint64)
         self.ec_vals = np.zeros(1 << eval_bits, np.float64)
         self.buf = np.zeros(width, np.int32)
+        self.masks = np.zeros((ROWS, 2), np.uint64)
         self.generation = 0
         self.par[K.P_GAME] = game
 
@@ -103,7 +105,7 @@ class SearchTables:
         return K.run(self.par, self.reg, self.freg, self.ints, self.flts, self.hashes, self.boards, self.temps,
                      self.moves, self.scores, self.pv, self.killers, self.history, self.tt_keys, self.tt_vals,
                      self.tt_moves, self.tt_meta, self.ec_keys, self.ec_vals, g_keys, g_counts, root_moves,
-                     root_scores, T.GEO, jumps, self.buf, limit)
+                     root_scores, T.GEO, jumps, self.buf, self.masks, limit)
 
 
 def options_of(agent, game: int) -> dict:

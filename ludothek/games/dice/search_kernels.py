@@ -38,8 +38,9 @@ from numba import njit
 from ..hexalit import playout_kernels as hexalit_eval
 from ..hexalit.kernels import ROLL, play_move, play_roll, position_hash, turn_actions_keep
 from ..trigeo import playout_kernels as trigeo_eval
-from ..trigeo.kernels import irreversible, legal_moves_threat
-from .eval_kernels import evaluate_white_counted
+from ..trigeo.kernels import irreversible, masked_captures, masked_legal_moves_threat, masked_status
+from .eval_kernels import masked_evaluate_white
+from .masks import dice_masks, jump_masks, masked_count_moves
 from ...core.borrow import borrowed
 from .kernels import CELLS, PROMO, ZOBRIST, apply_move, count_moves, count_ones, move_hash_delta
 
@@ -190,11 +191,11 @@ def _repetitions(ints, hashes, g_keys, g_counts, p):
 
 # ------------------------------------------------------------------ the games
 @njit(cache=True)
-def generate(game, board, temp, side, geo, jumps, out):
+def generate(game, board, temp, d, side, geo, jumps, jump_lo, jump_hi, out):
     """The legal actions (the rules kernels'), whether the Eins-Gebot binds, and the number
-    of ``gen_moves`` of ``side`` when the list holds them (else -1)."""
+    of ``gen_moves`` of ``side`` when the list holds them (else -1); ``d``: Trigeo's masks."""
     if game == TRIGEO:
-        n, threat = legal_moves_threat(board, geo, side, jumps, out)
+        n, threat = masked_legal_moves_threat(board, d, geo, side, jumps, jump_lo, jump_hi, out)
         return n, threat, (-1 if threat else n)
     n, threat = turn_actions_keep(board, geo, side, out)
     if threat or n == 0:
@@ -206,18 +207,23 @@ def generate(game, board, temp, side, geo, jumps, out):
 
 
 @njit(cache=True)
-def evaluate(game, board, temp, side, geo, jumps, mover_moves, buf):
-    """The game's evaluation for the side to move: ``knowledge.evaluate`` of the state."""
-    promote = game == TRIGEO
-    if mover_moves < 0:
-        mover_moves = count_moves(board, geo, side, jumps, promote, buf)
-    other = count_moves(board, geo, 1 - side, jumps, promote, buf)
+def evaluate(game, board, temp, d, side, geo, jumps, jump_lo, jump_hi, mover_moves, buf):
+    """The game's evaluation for the side to move: ``knowledge.evaluate`` of the state
+    (``d``: Trigeo's masks of the position)."""
+    if game == TRIGEO:
+        if mover_moves < 0:
+            mover_moves = masked_count_moves(board, d, geo, side, jumps, jump_lo, jump_hi, True, buf)
+        other = masked_count_moves(board, d, geo, 1 - side, jumps, jump_lo, jump_hi, True, buf)
+    else:
+        if mover_moves < 0:
+            mover_moves = count_moves(board, geo, side, jumps, False, buf)
+        other = count_moves(board, geo, 1 - side, jumps, False, buf)
     if side == 0:
         white, black = mover_moves, other
     else:
         white, black = other, mover_moves
     if game == TRIGEO:
-        pawns = evaluate_white_counted(board, geo, jumps, white, black)
+        pawns = masked_evaluate_white(board, d, geo, jumps, white, black)
     else:
         pawns = hexalit_eval.evaluate_white_counted(board, temp, geo, white, black)
     pawns += 0.15 if side == 0 else -0.15
@@ -408,7 +414,7 @@ def start_iteration(par, reg, freg, ints, flts, killers, depth):
 @njit(cache=True)
 def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, killers, history,
         tt_keys, tt_vals, tt_moves, tt_meta, ec_keys, ec_vals, g_keys, g_counts,
-        root_moves, root_scores, geo, jumps, buf, limit):
+        root_moves, root_scores, geo, jumps, buf, dm, limit):
     """Search until ``limit`` nodes have been counted in all (``PAUSED``) or the root move
     list is done (``DONE``); see the module docstring."""
     # borrowed views (ludothek.core.borrow): the caller owns every array for the whole call
@@ -418,7 +424,7 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
     tt_keys, tt_vals, tt_moves, tt_meta = borrowed(tt_keys), borrowed(tt_vals), borrowed(tt_moves), borrowed(tt_meta)
     ec_keys, ec_vals, g_keys, g_counts = borrowed(ec_keys), borrowed(ec_vals), borrowed(g_keys), borrowed(g_counts)
     root_moves, root_scores = borrowed(root_moves), borrowed(root_scores)
-    geo, jumps, buf = borrowed(geo), borrowed(jumps), borrowed(buf)
+    geo, jumps, buf, dm = borrowed(geo), borrowed(jumps), borrowed(buf), borrowed(dm)
     game = par[P_GAME]
     plies_left = par[P_PLIES_LEFT]
     quiescence = par[P_QUIESCENCE]
@@ -432,6 +438,7 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
     generation = par[P_GENERATION]
     nroot = par[P_NROOT]
     ec_mask = np.uint64(ec_keys.shape[0] - 1)
+    jump_lo, jump_hi = jump_masks(jumps)
 
     p = reg[R_P]
     mode = reg[R_MODE]
@@ -487,6 +494,8 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
                 ret = 1.0 * (1.0 - 0.001 * p)  # only from a set-up position
                 mode = M_RETURN
                 continue
+            if game == TRIGEO:
+                dice_masks(board, dm)
             # a position in the table or the evaluation cache is known not to be lost
             known = False
             entry = -1
@@ -504,11 +513,16 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
                     known = True
             if not known:
                 reg[R_GENERATED] += 1
-                n, check, mover_n = generate(game, board, temp, side, geo, jumps, moves[p])
+                if game == TRIGEO and (kind == K_QS or depth <= 0):
+                    # at the horizon the captures may never be needed: only whether the side has
+                    # lost, and its moves counted (listed only when the 1 is threatened)
+                    n, check, mover_n = masked_status(board, dm, geo, side, jumps, jump_lo, jump_hi, moves[p], buf)
+                else:
+                    n, check, mover_n = generate(game, board, temp, dm, side, geo, jumps, jump_lo, jump_hi, moves[p])
                 ints[p, F_N] = n
                 ints[p, F_CHECK] = 1 if check else 0
                 ints[p, F_MOVERN] = mover_n
-                if n == 0:
+                if n == 0 or (n < 0 and mover_n == 0):
                     ret = -1.0 * (1.0 - 0.001 * p)  # the side to move has lost
                     mode = M_RETURN
                     continue
@@ -525,7 +539,7 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
             if kind == K_QS:
                 if not have_stand:
                     reg[R_EVALS] += 1
-                    stand = evaluate(game, board, temp, side, geo, jumps, ints[p, F_MOVERN], buf)
+                    stand = evaluate(game, board, temp, dm, side, geo, jumps, jump_lo, jump_hi, ints[p, F_MOVERN], buf)
                     if use_ec:
                         e = np.int64(h & ec_mask)
                         ec_keys[e] = h
@@ -541,12 +555,14 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
                     flts[p, X_ALPHA] = alpha
                 flts[p, X_BEST] = stand
                 n = ints[p, F_N]
-                if n < 0:
-                    reg[R_GENERATED] += 1
-                    n, check, mover_n = generate(game, board, temp, side, geo, jumps, moves[p])
-                    ints[p, F_CHECK] = 1 if check else 0
                 row = moves[p]
                 srow = scores[p]
+                if game == TRIGEO and n < 0:
+                    n = masked_captures(board, dm, geo, side, jumps, jump_lo, jump_hi, row)
+                elif n < 0:
+                    reg[R_GENERATED] += 1
+                    n, check, mover_n = generate(game, board, temp, dm, side, geo, jumps, jump_lo, jump_hi, row)
+                    ints[p, F_CHECK] = 1 if check else 0
                 k = 0
                 for j in range(n):
                     m = row[j]
@@ -602,7 +618,7 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
             n = ints[p, F_N]
             if n < 0:
                 reg[R_GENERATED] += 1
-                n, check, mover_n = generate(game, board, temp, side, geo, jumps, moves[p])
+                n, check, mover_n = generate(game, board, temp, dm, side, geo, jumps, jump_lo, jump_hi, moves[p])
                 ints[p, F_N] = n
                 ints[p, F_CHECK] = 1 if check else 0
                 ints[p, F_MOVERN] = mover_n
@@ -621,7 +637,7 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
                 if use_ec and ec_keys[np.int64(h & ec_mask)] == h:
                     static = ec_vals[np.int64(h & ec_mask)]
                 else:
-                    static = evaluate(game, board, temp, side, geo, jumps, ints[p, F_MOVERN], buf)
+                    static = evaluate(game, board, temp, dm, side, geo, jumps, jump_lo, jump_hi, ints[p, F_MOVERN], buf)
                 if static >= beta:
                     ints[p, F_CALL] = C_NULL
                     _push_null(game, ints, flts, hashes, boards, temps, p, depth - 1 - null_r, -beta, -_down(beta))

@@ -16,6 +16,7 @@ from numba import njit
 from ...core.borrow import borrowed
 from ..dice.kernels import (
     CELLS,
+    PROMO,
     JUMP_FIELDS_TRIGEO,
     MAX_MOVES,
     apply_move,
@@ -25,8 +26,15 @@ from ..dice.kernels import (
     is_attacked,
     king_escapes,
     move_hash_delta,
+    piece_moves,
     undo_move,
 )
+from ..dice.masks import (
+    KNIGHT_HIGH, KNIGHT_LOW, ONE, PAWN_CAPTURES, TOUCH_HIGH, TOUCH_LOW, attacked_or_jumped, lowest,
+    masked_count_moves,
+)
+from ...boards.triangle66 import G_ROW, G_UP
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 
 
@@ -65,6 +73,124 @@ def one_threatened(board, geo, side, jumps):
     """Is the 1 of ``side`` threatened by the opponent?"""
     king = find_one(board, side)
     return king >= 0 and is_attacked(board, geo, king, 1 - side, jumps)
+
+
+@njit(cache=True, inline="always")
+def _threatened_one(d, side, jump_lo, jump_hi):
+    """The cell of ``side``'s 1 and whether it is threatened, from the masks (-1: no 1)."""
+    o = 8 * side
+    if not (d[o + 1, 0] | d[o + 1, 1]):
+        return -1, False
+    king = lowest(d[o + 1, 0], d[o + 1, 1])
+    return king, attacked_or_jumped(d, king, 1 - side, d[0, 0] | d[8, 0], d[0, 1] | d[8, 1], jump_lo, jump_hi)
+
+
+@njit(cache=True)
+def masked_legal_moves_threat(board, d, geo, side, jumps, jump_lo, jump_hi, out):
+    """:func:`legal_moves_threat` with the position's masks ``d`` (:mod:`..dice.masks`) and
+    the jump fields' mask at hand: the same list in the same order."""
+    king, threat = _threatened_one(d, side, jump_lo, jump_hi)
+    if king < 0:
+        return 0, False
+    if threat:
+        return king_escapes(board, geo, king, side, jumps, out, 0), True
+    n = 0
+    for w in range(2):
+        cells = d[8 * side, w]
+        while cells:
+            low = cells & (~cells + ONE)
+            cells ^= low
+            n = piece_moves(board, geo, np.int64(trailing_zeros(low)) + 64 * w, jumps, True, out, n)
+    return n, False
+
+
+@njit(cache=True)
+def masked_status(board, d, geo, side, jumps, jump_lo, jump_hi, out, scratch):
+    """What a search needs of a position before it lists any move: ``(n, threat, moves)``.
+    The 1 threatened: ``n`` its escapes, listed in ``out`` (the legal moves), ``moves`` -1;
+    otherwise ``n`` -1 (nothing listed) and ``moves`` the count of :func:`legal_moves`.
+    The side has lost when ``n == 0`` or ``moves == 0``."""
+    king, threat = _threatened_one(d, side, jump_lo, jump_hi)
+    if king < 0:
+        return 0, False, -1
+    if threat:
+        return king_escapes(board, geo, king, side, jumps, out, 0), True, -1
+    return -1, False, masked_count_moves(board, d, geo, side, jumps, jump_lo, jump_hi, True, scratch)
+
+
+@njit(cache=True, inline="always")
+def _emit_captures(out, n, cell, lo, hi):
+    for w in range(2):
+        targets = lo if w == 0 else hi
+        while targets:
+            low = targets & (~targets + ONE)
+            targets ^= low
+            out[n] = cell * CELLS + np.int64(trailing_zeros(low)) + 64 * w
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def masked_captures(board, d, geo, side, jumps, jump_lo, jump_hi, out):
+    """The captures among the legal moves of ``side`` (a 2's capture onto its last row
+    twice: with and without the promotion); the threatened 1's, or by ascending ``from``."""
+    king, threat = _threatened_one(d, side, jump_lo, jump_hi)
+    if king < 0:
+        return 0
+    if threat:
+        end = king_escapes(board, geo, king, side, jumps, out, 0)
+        n = 0
+        for i in range(end):
+            if board[out[i] % CELLS] != 0:
+                out[n] = out[i]
+                n += 1
+        return n
+    sgn = 1 - 2 * side
+    enemy_lo = d[8 - 8 * side, 0]
+    enemy_hi = d[8 - 8 * side, 1]
+    last = 6 if side == 0 else 1
+    n = 0
+    for w in range(2):
+        cells = d[8 * side, w]
+        jumping = jump_lo if w == 0 else jump_hi
+        while cells:
+            low = cells & (~cells + ONE)
+            cells ^= low
+            cell = np.int64(trailing_zeros(low)) + 64 * w
+            if jumping & low:  # its moves with the jumps, the captures kept
+                end = piece_moves(board, geo, cell, jumps, True, out, n)
+                for i in range(n, end):
+                    m = out[i]
+                    if board[(m % PROMO) % CELLS] != 0:
+                        out[n] = m
+                        n += 1
+                continue
+            face = np.int64(board[cell]) * sgn
+            if face == 1:
+                n = _emit_captures(out, n, cell, TOUCH_LOW[cell] & enemy_lo, TOUCH_HIGH[cell] & enemy_hi)
+            elif face == 3:
+                n = _emit_captures(out, n, cell, KNIGHT_LOW[cell] & enemy_lo, KNIGHT_HIGH[cell] & enemy_hi)
+            elif face == 2:
+                start = n
+                n = _emit_captures(out, n, cell, PAWN_CAPTURES[side, cell, 0] & enemy_lo,
+                                   PAWN_CAPTURES[side, cell, 1] & enemy_hi)
+                for i in range(start, n):  # the promotion twins, after the plain captures
+                    t = out[i] - cell * CELLS
+                    if geo[t, G_ROW] == last:
+                        out[n] = PROMO + out[i]
+                        n += 1
+            else:
+                for direction in range(6):
+                    side_dir = (direction & 1) == geo[cell, G_UP]
+                    if (face == 4 and side_dir) or (face == 5 and not side_dir):
+                        continue
+                    t = geo[cell, direction]
+                    while t >= 0 and board[t] == 0:
+                        t = geo[t, direction]
+                    if t >= 0 and board[t] * sgn < 0:
+                        out[n] = cell * CELLS + t
+                        n += 1
+    return n
 
 
 #: the jump fields as a table of cells (a die there may jump to any other)
