@@ -8,14 +8,24 @@ pawn units for White (positive = good for White).
 import numpy as np
 from numba import njit
 
-from numba.cpython.unsafe.numbers import trailing_zeros
-
-from ...boards.triangle66 import G_ROW, G_TOUCH
+from ...boards.triangle66 import GEO, G_ROW, G_TOUCH
 from .kernels import CELLS, MAX_MOVES, count_moves, find_one, is_attacked
-from .masks import ONE, ROWS, attacked_or_jumped, dice_masks, jump_masks, lowest
+from .masks import ROWS, attacked_or_jumped, cell_count, dice_masks, jump_masks, lowest
 
 # material by face: the 1 is the king (not counted; its safety is), 2 pawn .. 6 queen
 FACE_VALUE = np.array([0.0, 0.0, 1.0, 3.0, 3.5, 5.0, 9.0])
+
+
+def _row_masks():
+    rows = np.zeros((7, 2), dtype=np.uint64)
+    for cell in range(CELLS):
+        rows[GEO[cell, G_ROW], cell >> 6] |= np.uint64(1) << np.uint64(cell & 63)
+    rows.setflags(write=False)
+    return rows
+
+
+#: the cells of each row (1 = A .. 6 = F) as masks
+ROW_MASKS = _row_masks()
 
 
 @njit(cache=True)
@@ -100,23 +110,18 @@ def masked_one_safety(board, d, geo, side, jump_lo, jump_hi):
 
 @njit(cache=True, inline="always")
 def masked_evaluate_white(board, d, geo, jumps, white_moves, black_moves):
-    """:func:`evaluate_white_counted` with the position's masks ``d`` at hand (the same value:
-    the dice are visited in the same order, the threats asked of the masks)."""
+    """:func:`evaluate_white_counted` with the position's masks ``d`` at hand: material and
+    the 2s' advance counted by face and row, the threats asked of the masks."""
     material = 0.0
-    advance = 0.0
-    for w in range(2):
-        cells = d[0, w] | d[8, w]
-        while cells:
-            low = cells & (~cells + ONE)
-            cells ^= low
-            cell = np.int64(trailing_zeros(low)) + 64 * w
-            v = board[cell]
-            face = v if v > 0 else -v
-            sgn = 1.0 if v > 0 else -1.0
-            material += sgn * FACE_VALUE[face]
-            if face == 2:
-                row = geo[cell, G_ROW]
-                advance += sgn * 0.08 * ((row - 1) if v > 0 else (6 - row))
+    for face in range(2, 7):
+        material += FACE_VALUE[face] * (cell_count(d[face, 0], d[face, 1]) - cell_count(d[8 + face, 0], d[8 + face, 1]))
+    steps = 0  # the 2s' rows from their own first row, White's less Black's
+    for row in range(2, 6):
+        steps += (row - 1) * cell_count(d[2, 0] & ROW_MASKS[row, 0], d[2, 1] & ROW_MASKS[row, 1])
+        steps -= (6 - row) * cell_count(d[10, 0] & ROW_MASKS[row, 0], d[10, 1] & ROW_MASKS[row, 1])
+    steps += 5 * cell_count(d[2, 0] & ROW_MASKS[6, 0], d[2, 1] & ROW_MASKS[6, 1])
+    steps -= 5 * cell_count(d[10, 0] & ROW_MASKS[1, 0], d[10, 1] & ROW_MASKS[1, 1])
+    advance = 0.08 * steps
     mobility = 0.03 * (white_moves - black_moves)
     jump_lo, jump_hi = jump_masks(jumps)
     safety = masked_one_safety(board, d, geo, 0, jump_lo, jump_hi) - masked_one_safety(board, d, geo, 1, jump_lo, jump_hi)

@@ -39,7 +39,7 @@ from ...ai.budget import Clock
 from ...boards import triangle66 as T
 from . import search_kernels as K
 from .kernels import CELLS, PROMO
-from .masks import ROWS
+from .masks import ROWS, dice_masks
 
 #: the settings used unless an agent names others, by game (see the module docstring)
 DEFAULTS = {
@@ -91,7 +91,7 @@ class SearchTables:
         self.ec_keys = np.zeros(1 << eval_bits, np.uint64)
         self.ec_vals = np.zeros(1 << eval_bits, np.float64)
         self.buf = np.zeros(width, np.int32)
-        self.masks = np.zeros((ROWS, 2), np.uint64)
+        self.masks = np.zeros((frames, ROWS, 2), np.uint64)  # Trigeo's, kept with the boards
         self.generation = 0
         self.par[K.P_GAME] = game
 
@@ -145,6 +145,7 @@ def analyse(agent, state, clock: Clock, root: Root, order) -> Analysis:
     g_keys, g_counts = K.game_table(np.ascontiguousarray(root.history, np.uint64), size)
     ints = tables.ints
     tables.boards[0] = root.board
+    dice_masks(tables.boards[0], tables.masks[0])
     tables.temps[0] = root.temp
     tables.hashes[0] = np.uint64(root.key)
     ints[0, :] = 0

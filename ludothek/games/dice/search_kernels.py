@@ -38,11 +38,11 @@ from numba import njit
 from ..hexalit import playout_kernels as hexalit_eval
 from ..hexalit.kernels import ROLL, play_move, play_roll, position_hash, turn_actions_keep
 from ..trigeo import playout_kernels as trigeo_eval
-from ..trigeo.kernels import irreversible, masked_captures, masked_legal_moves_threat, masked_status
+from ..trigeo.kernels import irreversible, masked_apply_move, masked_captures, masked_legal_moves_threat, masked_status
 from .eval_kernels import masked_evaluate_white
-from .masks import dice_masks, jump_masks, masked_count_moves
+from .masks import jump_masks, masked_count_moves
 from ...core.borrow import borrowed
-from .kernels import CELLS, PROMO, ZOBRIST, apply_move, count_moves, count_ones, move_hash_delta
+from .kernels import CELLS, PROMO, ZOBRIST, count_moves, count_ones, move_hash_delta
 
 TRIGEO, HEXALIT = 0, 1
 #: frames: plies from the root (depth counts a roll and its outcome as one, plies as two)
@@ -302,8 +302,15 @@ def _copy_row(rows, p, c):
         rows[c, k] = rows[p, k]
 
 
+@njit(cache=True, inline="always")
+def _copy_masks(masks, p, c):
+    for r in range(masks.shape[1]):
+        masks[c, r, 0] = masks[p, r, 0]
+        masks[c, r, 1] = masks[p, r, 1]
+
+
 @njit(cache=True)
-def _push_move(game, ints, flts, hashes, boards, temps, p, move, depth, alpha, beta, kind, left):
+def _push_move(game, ints, flts, hashes, boards, temps, masks, p, move, depth, alpha, beta, kind, left):
     """Frame ``p + 1``: the position after ``move`` (a roll: the chance frame)."""
     c = p + 1
     side = ints[p, F_SIDE]
@@ -313,7 +320,8 @@ def _push_move(game, ints, flts, hashes, boards, temps, p, move, depth, alpha, b
         hashes[c] = hashes[p] ^ move_hash_delta(boards[p], move, ZOBRIST)
         if irreversible(boards[p], move):
             irrev = c
-        apply_move(boards[c], move)
+        _copy_masks(masks, p, c)
+        masked_apply_move(boards[c], masks[c], move)
         ints[c, F_SIDE] = 1 - side
         ints[c, F_TURNS] = ints[p, F_TURNS] + 1
     else:
@@ -362,12 +370,13 @@ def _push_outcome(ints, flts, hashes, boards, temps, p, face):
 
 
 @njit(cache=True)
-def _push_null(game, ints, flts, hashes, boards, temps, p, depth, alpha, beta):
+def _push_null(game, ints, flts, hashes, boards, temps, masks, p, depth, alpha, beta):
     """Frame ``p + 1``: the side to move passes (null move; never a game move)."""
     c = p + 1
     side = ints[p, F_SIDE]
     _copy_row(boards, p, c)
     _copy_row(temps, p, c)
+    _copy_masks(masks, p, c)
     hashes[c] = hashes[p] ^ ZOBRIST[CELLS, 0]
     ints[c, F_SIDE] = 1 - side
     ints[c, F_TURNS] = ints[p, F_TURNS] + 1
@@ -414,7 +423,7 @@ def start_iteration(par, reg, freg, ints, flts, killers, depth):
 @njit(cache=True)
 def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, killers, history,
         tt_keys, tt_vals, tt_moves, tt_meta, ec_keys, ec_vals, g_keys, g_counts,
-        root_moves, root_scores, geo, jumps, buf, dm, limit):
+        root_moves, root_scores, geo, jumps, buf, masks, limit):
     """Search until ``limit`` nodes have been counted in all (``PAUSED``) or the root move
     list is done (``DONE``); see the module docstring."""
     # borrowed views (ludothek.core.borrow): the caller owns every array for the whole call
@@ -424,7 +433,7 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
     tt_keys, tt_vals, tt_moves, tt_meta = borrowed(tt_keys), borrowed(tt_vals), borrowed(tt_moves), borrowed(tt_meta)
     ec_keys, ec_vals, g_keys, g_counts = borrowed(ec_keys), borrowed(ec_vals), borrowed(g_keys), borrowed(g_counts)
     root_moves, root_scores = borrowed(root_moves), borrowed(root_scores)
-    geo, jumps, buf, dm = borrowed(geo), borrowed(jumps), borrowed(buf), borrowed(dm)
+    geo, jumps, buf, masks = borrowed(geo), borrowed(jumps), borrowed(buf), borrowed(masks)
     game = par[P_GAME]
     plies_left = par[P_PLIES_LEFT]
     quiescence = par[P_QUIESCENCE]
@@ -465,7 +474,7 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
                 a, b = alpha, np.inf
             ints[0, F_MOVE] = move
             ints[0, F_CALL] = call
-            _push_move(game, ints, flts, hashes, boards, temps, 0, move, ints[0, F_DEPTH] - 1, -b, -a, K_DEC, 0)
+            _push_move(game, ints, flts, hashes, boards, temps, masks, 0, move, ints[0, F_DEPTH] - 1, -b, -a, K_DEC, 0)
             p = 1
             mode = M_ENTER
             continue
@@ -494,8 +503,7 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
                 ret = 1.0 * (1.0 - 0.001 * p)  # only from a set-up position
                 mode = M_RETURN
                 continue
-            if game == TRIGEO:
-                dice_masks(board, dm)
+            dm = masks[p]  # (Trigeo's; Hexalit leaves them unused)
             # a position in the table or the evaluation cache is known not to be lost
             known = False
             entry = -1
@@ -581,7 +589,7 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
                 m = _pick(row, srow, 0, k)
                 ints[p, F_I] = 1
                 ints[p, F_MOVE] = m
-                _push_move(game, ints, flts, hashes, boards, temps, p, m, 0, -beta, -alpha, K_QS,
+                _push_move(game, ints, flts, hashes, boards, temps, masks, p, m, 0, -beta, -alpha, K_QS,
                            ints[p, F_LEFT] - 1)
                 p += 1
                 continue
@@ -640,14 +648,14 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
                     static = evaluate(game, board, temp, dm, side, geo, jumps, jump_lo, jump_hi, ints[p, F_MOVERN], buf)
                 if static >= beta:
                     ints[p, F_CALL] = C_NULL
-                    _push_null(game, ints, flts, hashes, boards, temps, p, depth - 1 - null_r, -beta, -_down(beta))
+                    _push_null(game, ints, flts, hashes, boards, temps, masks, p, depth - 1 - null_r, -beta, -_down(beta))
                     p += 1
                     continue
             m = _pick(moves[p], scores[p], 0, n)
             ints[p, F_I] = 1
             ints[p, F_MOVE] = m
             ints[p, F_CALL] = C_FULL
-            _push_move(game, ints, flts, hashes, boards, temps, p, m, depth - 1, -beta, -alpha, K_DEC, 0)
+            _push_move(game, ints, flts, hashes, boards, temps, masks, p, m, depth - 1, -beta, -alpha, K_DEC, 0)
             p += 1
             continue
 
@@ -659,7 +667,7 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
             alpha = flts[0, X_ALPHA]
             if ints[0, F_CALL] == C_SCOUT and value > alpha:
                 ints[0, F_CALL] = C_FULL  # the scout failed high: search it with (alpha, inf)
-                _push_move(game, ints, flts, hashes, boards, temps, 0, ints[0, F_MOVE], ints[0, F_DEPTH] - 1,
+                _push_move(game, ints, flts, hashes, boards, temps, masks, 0, ints[0, F_MOVE], ints[0, F_DEPTH] - 1,
                            -np.inf, -alpha, K_DEC, 0)
                 p = 1
                 mode = M_ENTER
@@ -710,7 +718,7 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
             m = _pick(moves[p], scores[p], i, n)
             ints[p, F_I] = i + 1
             ints[p, F_MOVE] = m
-            _push_move(game, ints, flts, hashes, boards, temps, p, m, 0, -beta, -alpha, K_QS, ints[p, F_LEFT] - 1)
+            _push_move(game, ints, flts, hashes, boards, temps, masks, p, m, 0, -beta, -alpha, K_QS, ints[p, F_LEFT] - 1)
             p += 1
             mode = M_ENTER
             continue
@@ -726,19 +734,19 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
             ints[p, F_I] = 1
             ints[p, F_MOVE] = m
             ints[p, F_CALL] = C_FULL
-            _push_move(game, ints, flts, hashes, boards, temps, p, m, depth - 1, -beta, -alpha, K_DEC, 0)
+            _push_move(game, ints, flts, hashes, boards, temps, masks, p, m, depth - 1, -beta, -alpha, K_DEC, 0)
             p += 1
             mode = M_ENTER
             continue
         if call == C_LMR and value > alpha:
             ints[p, F_CALL] = C_SCOUT  # the reduced search failed high: full depth
-            _push_move(game, ints, flts, hashes, boards, temps, p, move, depth - 1, -_up(alpha), -alpha, K_DEC, 0)
+            _push_move(game, ints, flts, hashes, boards, temps, masks, p, move, depth - 1, -_up(alpha), -alpha, K_DEC, 0)
             p += 1
             mode = M_ENTER
             continue
         if call == C_SCOUT and alpha < value < beta:
             ints[p, F_CALL] = C_FULL
-            _push_move(game, ints, flts, hashes, boards, temps, p, move, depth - 1, -beta, -alpha, K_DEC, 0)
+            _push_move(game, ints, flts, hashes, boards, temps, masks, p, move, depth - 1, -beta, -alpha, K_DEC, 0)
             p += 1
             mode = M_ENTER
             continue
@@ -789,7 +797,7 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
             call = C_FULL
             a, b = alpha, beta
         ints[p, F_CALL] = call
-        _push_move(game, ints, flts, hashes, boards, temps, p, m, child_depth, -b, -a, K_DEC, 0)
+        _push_move(game, ints, flts, hashes, boards, temps, masks, p, m, child_depth, -b, -a, K_DEC, 0)
         p += 1
         mode = M_ENTER
 

@@ -30,7 +30,7 @@ from ..dice.kernels import (
     undo_move,
 )
 from ..dice.masks import (
-    KNIGHT_HIGH, KNIGHT_LOW, ONE, PAWN_CAPTURES, TOUCH_HIGH, TOUCH_LOW, attacked_or_jumped, lowest,
+    KNIGHT_HIGH, KNIGHT_LOW, ONE, PAWN_CAPTURES, TOUCH_HIGH, TOUCH_LOW, attacked_or_jumped, bit, lowest,
     masked_count_moves,
 )
 from ...boards.triangle66 import G_ROW, G_UP
@@ -85,6 +85,22 @@ def _threatened_one(d, side, jump_lo, jump_hi):
     return king, attacked_or_jumped(d, king, 1 - side, d[0, 0] | d[8, 0], d[0, 1] | d[8, 1], jump_lo, jump_hi)
 
 
+@njit(cache=True, inline="always")
+def _masked_escapes(board, d, geo, king, side, jumps, jump_lo, jump_hi, out):
+    """``king_escapes`` with the masks: the 1's moves after which it is not attacked (the 1
+    gone from its cell; a captured die cannot attack from the cell the 1 takes)."""
+    end = piece_moves(board, geo, king, jumps, False, out, 0)
+    occ_lo = (d[0, 0] | d[8, 0]) & ~(bit(king) if king < 64 else np.uint64(0))
+    occ_hi = (d[0, 1] | d[8, 1]) & ~(bit(king) if king >= 64 else np.uint64(0))
+    n = 0
+    for i in range(end):
+        move = out[i]
+        if not attacked_or_jumped(d, move % CELLS, 1 - side, occ_lo, occ_hi, jump_lo, jump_hi):
+            out[n] = move
+            n += 1
+    return n
+
+
 @njit(cache=True)
 def masked_legal_moves_threat(board, d, geo, side, jumps, jump_lo, jump_hi, out):
     """:func:`legal_moves_threat` with the position's masks ``d`` (:mod:`..dice.masks`) and
@@ -93,7 +109,7 @@ def masked_legal_moves_threat(board, d, geo, side, jumps, jump_lo, jump_hi, out)
     if king < 0:
         return 0, False
     if threat:
-        return king_escapes(board, geo, king, side, jumps, out, 0), True
+        return _masked_escapes(board, d, geo, king, side, jumps, jump_lo, jump_hi, out), True
     n = 0
     for w in range(2):
         cells = d[8 * side, w]
@@ -114,7 +130,7 @@ def masked_status(board, d, geo, side, jumps, jump_lo, jump_hi, out, scratch):
     if king < 0:
         return 0, False, -1
     if threat:
-        return king_escapes(board, geo, king, side, jumps, out, 0), True, -1
+        return _masked_escapes(board, d, geo, king, side, jumps, jump_lo, jump_hi, out), True, -1
     return -1, False, masked_count_moves(board, d, geo, side, jumps, jump_lo, jump_hi, True, scratch)
 
 
@@ -138,7 +154,7 @@ def masked_captures(board, d, geo, side, jumps, jump_lo, jump_hi, out):
     if king < 0:
         return 0
     if threat:
-        end = king_escapes(board, geo, king, side, jumps, out, 0)
+        end = _masked_escapes(board, d, geo, king, side, jumps, jump_lo, jump_hi, out)
         n = 0
         for i in range(end):
             if board[out[i] % CELLS] != 0:
@@ -191,6 +207,31 @@ def masked_captures(board, d, geo, side, jumps, jump_lo, jump_hi, out):
                         out[n] = cell * CELLS + t
                         n += 1
     return n
+
+
+@njit(cache=True, inline="always")
+def masked_apply_move(board, d, move):
+    """:func:`apply_move` on the board and its masks ``d`` together."""
+    m = move % PROMO
+    frm = m // CELLS
+    to = m - frm * CELLS
+    v = np.int64(board[frm])
+    o = 0 if v > 0 else 8
+    captured = np.int64(board[to])
+    w_to = to >> 6
+    b_to = bit(to)
+    if captured != 0:
+        row = captured if captured > 0 else 8 - captured
+        d[8 - o, w_to] &= ~b_to
+        d[row, w_to] &= ~b_to
+    face = v if v > 0 else -v
+    d[o, frm >> 6] &= ~bit(frm)
+    d[o + face, frm >> 6] &= ~bit(frm)
+    if move >= PROMO:
+        face = 6
+    d[o, w_to] |= b_to
+    d[o + face, w_to] |= b_to
+    apply_move(board, move)
 
 
 #: the jump fields as a table of cells (a die there may jump to any other)
