@@ -9,7 +9,7 @@ import numpy as np
 from numba import njit
 
 from ...boards.triangle66 import GEO, G_ROW, G_TOUCH
-from .kernels import CELLS, MAX_MOVES, count_moves, find_one, is_attacked
+from .kernels import CELLS, MAX_MOVES, count_moves
 from .masks import ROWS, attacked_or_jumped, cell_count, dice_masks, jump_masks, lowest
 
 # material by face: the 1 is the king (not counted; its safety is), 2 pawn .. 6 queen
@@ -32,30 +32,10 @@ ROW_MASKS = _row_masks()
 def one_safety(board, geo, side, jumps):
     """How safe ``side``'s 1 is, in pawns (<= 0): threatened, few free touching cells,
     enemy dice close by. A side without a 1 scores -100 (it has lost)."""
-    king = find_one(board, side)
-    if king < 0:
-        return -100.0
-    score = 0.0
-    if is_attacked(board, geo, king, 1 - side, jumps):
-        score -= 1.5
-    sgn = 1 - 2 * side
-    free = 0
-    for k in range(12):
-        t = geo[king, G_TOUCH + k]
-        if t < 0:
-            break
-        v = board[t] * sgn
-        if v == 0:
-            # only 0, 1 or "2 or more" free cells count: no need to look further than 2
-            if free < 2 and not is_attacked(board, geo, t, 1 - side, jumps):
-                free += 1
-        elif v < 0:
-            score -= 0.3  # an enemy die right next to the 1
-    if free == 0:
-        score -= 1.0
-    elif free == 1:
-        score -= 0.4
-    return score
+    d = np.empty((ROWS, 2), np.uint64)
+    dice_masks(board, d)
+    jump_lo, jump_hi = jump_masks(jumps)
+    return masked_one_safety(board, d, geo, side, jump_lo, jump_hi)
 
 
 @njit(cache=True)
@@ -78,8 +58,8 @@ def evaluate_white_counted(board, geo, jumps, white_moves, black_moves):
 
 @njit(cache=True, inline="always")
 def masked_one_safety(board, d, geo, side, jump_lo, jump_hi):
-    """:func:`one_safety` with the position's masks ``d`` (:mod:`.masks`) at hand: the same
-    value, the threats asked of the masks instead of walked on the board."""
+    """:func:`one_safety` with the position's masks ``d`` (:mod:`.masks`) at hand (the
+    threats asked of the masks, the jump fields' mask given)."""
     o = 8 * side
     if not (d[o + 1, 0] | d[o + 1, 1]):
         return -100.0
@@ -97,10 +77,11 @@ def masked_one_safety(board, d, geo, side, jump_lo, jump_hi):
             break
         v = board[t] * sgn
         if v == 0:
+            # only 0, 1 or "2 or more" free cells count: no need to look further than 2
             if free < 2 and not attacked_or_jumped(d, t, 1 - side, occ_lo, occ_hi, jump_lo, jump_hi):
                 free += 1
         elif v < 0:
-            score -= 0.3
+            score -= 0.3  # an enemy die right next to the 1
     if free == 0:
         score -= 1.0
     elif free == 1:
