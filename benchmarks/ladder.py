@@ -10,8 +10,9 @@ same command) and the page is written from whatever is measured so far.
     python benchmarks/ladder.py --only "trike bot:5"  # rungs whose command contains this
     python benchmarks/ladder.py --write               # only write docs/LADDER.md
 
-Pinning: the matches run under `taskset -c 0-(W-1)` with W worker processes, one per core;
-nothing else should run meanwhile (a shared machine makes equal-time matches unfair).
+Pinning: the matches run under `taskset -c F-(F+W-1)` with W worker processes, one per core
+from core F (`--first-core`, default 0); nothing else should run on those cores meanwhile (a
+shared machine makes equal-time matches unfair; node budgets play the same games anyway).
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from ludothek.ai.levels import level_of
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "ladder-results.json"
@@ -47,39 +50,80 @@ def command(game: str, a: str, b: str, extra: list[str], games: int, workers: in
     return ["ludothek", "match", game, a, b, "-n", str(games), "--workers", str(workers), *extra, "--json"]
 
 
-def shown(argv: list[str], workers: int) -> str:
-    return f"taskset -c 0-{workers - 1} " + " ".join(shlex.quote(part) for part in argv)
+def cores(workers: int, first: int) -> str:
+    return f"{first}-{first + workers - 1}"
+
+
+def shown(argv: list[str], workers: int, first: int = 0) -> str:
+    return f"taskset -c {cores(workers, first)} " + " ".join(shlex.quote(part) for part in argv)
 
 
 def load() -> dict[str, dict]:
     return json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
 
 
-def measure(selected: list[tuple], games: int, workers: int) -> None:
+def levels(game: str, agents: tuple[str, ...], timed: bool) -> dict[str, str]:
+    """What the ``bot:N`` among ``agents`` are today (only the algorithm when the match sets the
+    time per move): a result measured with other levels is stale."""
+    found = {}
+    for agent in agents:
+        if agent.startswith("bot:"):
+            level = level_of(game, int(agent[4:]))
+            found[agent] = level.algorithm if timed else f"{level.algorithm} {level.budget.describe()}"
+    return found
+
+
+def current(outcome: dict) -> bool:
+    timed = "--seconds-per-move" in outcome["command"]
+    return outcome.get("levels") == levels(outcome["game"], (outcome["a"], outcome["b"]), timed)
+
+
+def measured(results: dict[str, dict], game: str, a: str, b: str, extra: list[str], games: int) -> bool:
+    """Whether the rung has a current result (on whichever cores it ran)."""
+    wanted = " ".join(command(game, a, b, extra, games, 1)[2:-3])  # game, agents, -n N
+    return any(wanted in r["command"] and (a, b, r["game"]) == (r["a"], r["b"], game)
+               and all(part in r["command"] for part in extra) and current(r) for r in results.values())
+
+
+def measure(selected: list[tuple], games: int, workers: int, first: int) -> None:
     results = load()
     for title, game, a, b, extra in selected:
         argv = command(game, a, b, extra, games, workers)
-        key = shown(argv, workers)
-        if key in results:
-            print(f"measured already: {key}")
+        key = shown(argv, workers, first)
+        if measured(results, game, a, b, extra, games):
+            print(f"measured already: {game} {a} vs {b}")
             continue
         print(f"running: {key}", flush=True)
         started = time.time()
-        run = subprocess.run(["taskset", "-c", f"0-{workers - 1}", *argv], capture_output=True, text=True)
+        run = subprocess.run(["taskset", "-c", cores(workers, first), *argv], capture_output=True, text=True)
         if run.returncode != 0:
             print(run.stderr, file=sys.stderr)
             raise SystemExit(f"failed: {key}")
         outcome = json.loads(run.stdout)
-        outcome.update(title=title, wall_seconds=round(time.time() - started), command=key)
+        outcome.update(title=title, wall_seconds=round(time.time() - started), command=key,
+                       levels=levels(game, (a, b), bool(extra)), commit=commit())
+        results = load()  # anew: another run may have added results meanwhile
         results[key] = outcome
         RESULTS.write_text(json.dumps(results, indent=1) + "\n")
         print(f"  score {outcome['score']:.3f}, Elo {outcome['elo']:+.0f}", flush=True)
+
+
+def commit() -> str:
+    run = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    return run.stdout.strip() or "?"
 
 
 def interval(low: float | None, high: float | None) -> str:
     if low is None or high is None:
         return "–"
     return f"{low:+.0f} … {high:+.0f}"
+
+
+def titled(outcome: dict) -> str:
+    title = outcome["title"]
+    for agent, level in outcome.get("levels", {}).items():
+        title = title.replace(agent, f"{agent} ({level})", 1)
+    return title
 
 
 def write() -> None:
@@ -90,18 +134,21 @@ def write() -> None:
         "Measured with `benchmarks/ladder.py` (each row's command reproduces it; the results are in",
         "`benchmarks/ladder-results.json`). Every match pairs its openings and exchanges the seats; the",
         "score is the first agent's, with its 95% interval, and the Elo difference follows from it.",
+        "A level's algorithm and budget are shown next to it (nodes for alpha-beta, simulations for MCTS).",
         "",
-        "| game | match | games | score (95% CI) | Elo (95% CI) | command |",
-        "|------|-------|------:|----------------|--------------|---------|",
+        "| game | match | games | score (95% CI) | Elo (95% CI) | commit | command |",
+        "|------|-------|------:|----------------|--------------|--------|---------|",
     ]
     for outcome in results.values():
+        if not current(outcome):
+            continue
         low, high = outcome["ci95"]
         lines.append(
-            f"| {outcome['game']} | {outcome['title']} | {outcome['games']} | {outcome['score']:.3f} "
+            f"| {outcome['game']} | {titled(outcome)} | {outcome['games']} | {outcome['score']:.3f} "
             f"({low:.3f} … {high:.3f}) | {outcome['elo']:+.0f} ({interval(*outcome['elo_ci95'])}) | "
-            f"`{outcome['command']}` |")
+            f"{outcome.get('commit', '?')} | `{outcome['command']}` |")
     missing = [f"{game}: {a} vs {b}" for _, game, a, b, extra in RUNGS
-               if not any(r["game"] == game and r["a"] == a and r["b"] == b for r in results.values())]
+               if not measured(results, game, a, b, extra, GAMES)]
     if missing:
         lines += ["", "Not measured yet: " + "; ".join(missing) + "."]
     PAGE.write_text("\n".join(lines) + "\n")
@@ -113,19 +160,20 @@ def main() -> None:
     parser.add_argument("--only", help="measure the rungs whose command contains this text")
     parser.add_argument("--games", type=int, default=GAMES)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--first-core", type=int, default=0, help="pin the workers from this core on")
     parser.add_argument("--list", action="store_true", help="list the rungs")
     parser.add_argument("--write", action="store_true", help="only write the page")
     args = parser.parse_args()
     if args.list:
         results = load()
         for title, game, a, b, extra in RUNGS:
-            key = shown(command(game, a, b, extra, args.games, args.workers), args.workers)
-            print(("done " if key in results else "todo ") + key)
+            key = shown(command(game, a, b, extra, args.games, args.workers), args.workers, args.first_core)
+            print(("done " if measured(results, game, a, b, extra, args.games) else "todo ") + key)
         return
     if not args.write:
         selected = [rung for rung in RUNGS
                     if not args.only or args.only in " ".join([rung[1], rung[2], rung[3], *rung[4]])]
-        measure(selected, args.games, args.workers)
+        measure(selected, args.games, args.workers, args.first_core)
     write()
 
 

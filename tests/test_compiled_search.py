@@ -16,6 +16,8 @@ from ludothek.ai.alphabeta import AlphaBetaAgent
 from ludothek.ai.base import make_agent
 from ludothek.ai.budget import Budget
 from ludothek.ai.knowledge import knowledge
+from ludothek.core.errors import OptionError
+from ludothek.games.dice.search import weights_of as eval_weights
 
 DICE_GAMES = [g for g in ("trigeo", "hexalit") if g in ludothek.games()]
 pytestmark = pytest.mark.skipif(len(DICE_GAMES) < 2, reason="the dice games are not registered")
@@ -171,6 +173,45 @@ def test_every_root_score_agrees_with_an_exact_root(game, depth, quiescence, cou
 
 
 @pytest.mark.parametrize("game", DICE_GAMES)
+def test_the_weights_given_are_the_weights_searched(game):
+    """``alphabeta_with``'s weights reach the compiled evaluation: its values are the Python
+    search's with the same weights, and differ from the default weights' values."""
+    import importlib
+
+    from ludothek.games.dice.agents import weights_from
+    from ludothek.games.dice.search import WEIGHTS, weights_of
+
+    named = weights_from(["mobility=0.2", "tempo=0.4", "advance=0.3", "threatened=0.5", "trapped=2.5"])
+    w = weights_of({"weights": named}, 0 if game == "trigeo" else 1)
+    assert list(w) != list(WEIGHTS[0 if game == "trigeo" else 1])
+    evaluate = importlib.import_module(f"ludothek.games.{game}.knowledge").evaluate
+    differ = 0
+    for state in positions(game, 15, seed=7):
+        reference = AlphaBetaAgent(game, 0, HUGE, max_depth=2, quiescence=1, compiled=False)
+        reference.tt = _NoTable()
+        reference.evaluate = lambda s: evaluate(s, w)
+        expected = reference.analyse(state)
+        found = compiled_search(state, 2, 1, weights=named)
+        assert found.value == pytest.approx(expected.value, abs=1e-9), state.position()
+        differ += found.value != pytest.approx(compiled_search(state, 2, 1).value, abs=1e-6)
+    assert differ >= 10
+
+
+def test_alphabeta_with_names_what_is_wrong():
+    agent = make_agent("alphabeta_with:200,mobility=0.05", "trigeo", seed=1)
+    assert agent.name == "alphabeta_with" and agent.search_options["weights"] == {"mobility": 0.05}
+    # its Python search (Hexalit for stakes searches there) evaluates with the same weights
+    state = positions("trigeo", 1, seed=3)[0]
+    w = eval_weights({"weights": {"mobility": 0.05}}, 0)
+    assert agent.evaluate(state) == knowledge("trigeo").evaluate(state, w) != knowledge("trigeo").evaluate(state)
+    with pytest.raises(OptionError, match="unknown weight 'speed'.*mobility"):
+        make_agent("alphabeta_with:200,speed=1", "trigeo")
+    for text in ("x", "nan", "inf", ""):
+        with pytest.raises(OptionError, match="mobility takes a finite number"):
+            make_agent(f"alphabeta_with:200,mobility={text}", "hexalit")
+
+
+@pytest.mark.parametrize("game", DICE_GAMES)
 def test_ordering_by_the_table_keeps_the_values(game):
     """The transposition table used for move ordering only, and PVS off: the same values."""
     for state in positions(game, 25, seed=7):
@@ -314,13 +355,16 @@ def test_one_safety_is_the_original_definition(game):
 
     jumps = DK.JUMP_FIELDS_TRIGEO if game == "trigeo" else DK.NO_JUMPS
 
+    # distinct weights, so that a term read from the wrong place shows
+    w = eval_kernels.weights(threatened=1.7, neighbour=0.23, trapped=1.1, one_free=0.37)
+
     def original(board, side):
         king = int(DK.find_one(board, side))
         if king < 0:
             return -100.0
         score = 0.0
         if DK.is_attacked(board, T.GEO, king, 1 - side, jumps):
-            score -= 1.5
+            score -= 1.7
         free = 0
         for k in range(12):
             t = int(T.GEO[king, G_TOUCH + k])
@@ -331,12 +375,12 @@ def test_one_safety_is_the_original_definition(game):
                 if not DK.is_attacked(board, T.GEO, t, 1 - side, jumps):
                     free += 1
             elif v < 0:
-                score -= 0.3
-        return score - (1.0 if free == 0 else 0.4 if free == 1 else 0.0)
+                score -= 0.23
+        return score - (1.1 if free == 0 else 0.37 if free == 1 else 0.0)
 
     checked = 0
     for state in positions(game, 150, seed=21):
         for side in (0, 1):
-            assert eval_kernels.one_safety(state.board, T.GEO, side, jumps) == original(state.board, side)
+            assert eval_kernels.one_safety(state.board, T.GEO, side, jumps, w) == original(state.board, side)
             checked += 1
     assert checked == 300

@@ -204,7 +204,7 @@ def _running(pid: int) -> bool:
 
 
 def _start_long_match() -> subprocess.Popen:
-    args = ["-m", "ludothek.cli", "match", "trike", "bot:4", "random", "-n", "200", "--size", "7", "--workers", "2"]
+    args = ["-m", "ludothek.cli", "match", "trike", "mcts:0.5s", "random", "-n", "200", "--size", "7", "--workers", "2"]
     # Ctrl-C handled as at a terminal even when these tests run in the background (SIGINT ignored)
     launcher = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
                 f"os.execv(sys.executable, [sys.executable] + {args!r})")

@@ -63,7 +63,10 @@ def test_the_mask_kernels_are_the_board_kernels(seed):
     assert threatened > 10
 
 
-def test_the_masked_evaluation_is_the_evaluation():
+@pytest.mark.parametrize("w", [E.TRIGEO_WEIGHTS, E.weights(advance=0.11, mobility=0.07, threatened=1.3, neighbour=0.2,
+                                                           trapped=0.9, one_free=0.5, tempo=0.2)])
+def test_the_masked_evaluation_is_the_evaluation(w):
+    """The evaluation is its terms' sum, with the game's weights and with others."""
     scratch = np.zeros(DK.MAX_MOVES, np.int32)
     for state, d in _positions(200, 3):
         b = state.board
@@ -77,10 +80,10 @@ def test_the_masked_evaluation_is_the_evaluation():
                 material += sign * E.FACE_VALUE[abs(v)]
                 if abs(v) == 2:
                     row = int(T.GEO[cell, T.G_ROW])
-                    advance += sign * 0.08 * ((row - 1) if v > 0 else (6 - row))
-        safety = E.one_safety(b, T.GEO, 0, J) - E.one_safety(b, T.GEO, 1, J)
-        expected = material + advance + 0.03 * (white - black) + safety
-        assert E.evaluate_white_counted(b, T.GEO, J, white, black) == pytest.approx(expected, abs=1e-12)
+                    advance += sign * w[E.W_ADVANCE] * ((row - 1) if v > 0 else (6 - row))
+        safety = E.one_safety(b, T.GEO, 0, J, w) - E.one_safety(b, T.GEO, 1, J, w)
+        expected = material + advance + w[E.W_MOBILITY] * (white - black) + safety
+        assert E.evaluate_white_counted(b, T.GEO, J, white, black, w) == pytest.approx(expected, abs=1e-12)
 
 
 def test_moving_keeps_the_masks():

@@ -102,13 +102,13 @@ def test_fair_queue_serves_the_client_served_longest_ago():
     assert fq.pop() is None and len(fq) == 0
 
 
-def test_a_quick_reply_arrives_while_ten_bot5_games_think():
+def test_a_quick_reply_arrives_while_ten_long_searches_wait():
     async def main():
         # the 2-core layout on any machine: one slow worker, one quick worker
         pool = BotPool("process", workers=1, quick_workers=1)
         try:
             await pool.ready()
-            greedy = [asyncio.ensure_future(pool.compute(job("trigeo", "bot:5", seed=i), "greedy"))
+            greedy = [asyncio.ensure_future(pool.compute(job("trigeo", "alphabeta:4s", seed=i), "greedy"))
                       for i in range(10)]
             await until(lambda: pool.stats()["busy"][SLOW] == 1)
             assert pool.stats()["queued"][SLOW] == 9
@@ -119,7 +119,7 @@ def test_a_quick_reply_arrives_while_ten_bot5_games_think():
                 elapsed = time.perf_counter() - started
                 assert elapsed < 0.2, f"{agent} took {elapsed:.3f} s"
                 assert legal(args, action)
-            assert not any(g.done() for g in greedy)  # the first bot:5 move takes 4 s
+            assert not any(g.done() for g in greedy)  # each search takes 4 s
         finally:
             await pool.close(drain=False)
         for g in greedy:
@@ -142,7 +142,7 @@ def test_round_robin_serves_another_client_before_a_backlog(kind):
 
         try:
             await pool.ready()
-            greedy = [asyncio.ensure_future(compute(job("trigeo", "bot:4", seed=i), "greedy", f"g{i}"))
+            greedy = [asyncio.ensure_future(compute(job("trigeo", "alphabeta:0.5s", seed=i), "greedy", f"g{i}"))
                       for i in range(10)]
             await until(lambda: pool.stats()["busy"][SLOW] == 1)
             args = job("trigeo", "bot:3", seed=3)
@@ -163,7 +163,7 @@ def test_close_drains_the_running_job_and_cancels_the_queued_ones():
         pool = BotPool("process", workers=1, quick_workers=1)
         await pool.ready()
         pids = pool.stats()["pids"][QUICK] + pool.stats()["pids"][SLOW]
-        jobs = [job("trigeo", "bot:4", seed=i) for i in range(3)]
+        jobs = [job("trigeo", "alphabeta:0.5s", seed=i) for i in range(3)]
         tasks = [asyncio.ensure_future(pool.compute(args, "greedy")) for args in jobs]
         await until(lambda: pool.stats()["busy"][SLOW] == 1)
         await pool.close(drain=True, timeout=10)
@@ -184,7 +184,7 @@ def test_a_dead_worker_fails_its_job_and_is_replaced():
         pool = BotPool("process", workers=1, quick_workers=1)
         try:
             await pool.ready()
-            task = asyncio.ensure_future(pool.compute(job("trigeo", "bot:5"), "someone"))
+            task = asyncio.ensure_future(pool.compute(job("trigeo", "alphabeta:4s"), "someone"))
             await until(lambda: pool.stats()["busy"][SLOW] == 1)
             [victim] = pool.stats()["pids"][SLOW]
             os.kill(victim, signal.SIGKILL)
@@ -247,8 +247,8 @@ async def main():
     await pool.ready()
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
-    running = asyncio.ensure_future(pool.compute(job("trigeo", "bot:5"), "x"))
-    queued = asyncio.ensure_future(pool.compute(job("trigeo", "bot:5", seed=2), "x"))
+    running = asyncio.ensure_future(pool.compute(job("trigeo", "alphabeta:4s"), "x"))
+    queued = asyncio.ensure_future(pool.compute(job("trigeo", "alphabeta:4s", seed=2), "x"))
     while not pool.stats()["busy"]["slow"]:
         await asyncio.sleep(0.01)
     print(json.dumps(pool.stats()["pids"]), flush=True)
@@ -288,12 +288,12 @@ def test_thread_kind_errors_and_one_job_per_game():
         try:
             args = job("trike", "bot:2")
             assert legal(args, await pool.compute(args, "a", game_id="g"))
-            slow = [asyncio.ensure_future(pool.compute(job("trigeo", "bot:4", seed=i), "a", game_id=f"g{i}"))
+            slow = [asyncio.ensure_future(pool.compute(job("trigeo", "alphabeta:0.5s", seed=i), "a", game_id=f"g{i}"))
                     for i in range(3)]
             await until(lambda: pool.stats()["busy"][SLOW] == 1)
             with pytest.raises(BotPoolError, match="already has a bot job"):
                 await pool.compute(job("trigeo", "random"), "a", game_id="g2")
-            queued = asyncio.ensure_future(pool.compute(job("trigeo", "bot:4"), "b"))
+            queued = asyncio.ensure_future(pool.compute(job("trigeo", "alphabeta:0.5s"), "b"))
             await asyncio.sleep(0)
             assert "b" in pool._queues[SLOW].jobs
             queued.cancel()  # the server gave up on it: it leaves the queue

@@ -1,10 +1,12 @@
-"""Strength levels for people: ``bot:1`` (a beginner can win) to ``bot:5`` (the strongest
-search that fits in at most 5 s a move on one core).
+"""Strength levels for people: ``bot:1`` (the weakest) to ``bot:5``, each level winning
+65–85% of its games against the one below (the ladder, ``docs/LADDER.md``, measured with
+``benchmarks/ladder.py``).
 
 Each level is an algorithm and a budget; a game's spec (``GameSpec.levels``) replaces the
-levels that suit it differently. The mapping comes from measured matches (``ludothek match
-GAME bot:N bot:N-1``, reported on the bots issue). Levels 1–3 count iterations, so they play
-the same way on every machine and are reproducible under a seed; levels 4–5 use the clock.
+levels that suit it differently. Every level counts iterations, not seconds, so it plays the
+same way on every machine and is reproducible under a seed, and a busy server does not make
+it weaker. The strongest play is not a level: ``alphabeta:4s`` or ``mcts:4s`` think for as
+long as they are given.
 """
 
 from __future__ import annotations
@@ -24,12 +26,13 @@ class Level:
     budget: Budget
 
 
+#: MCTS simulations about 2.5 times those of the level below (measured on the triangle game)
 _DEFAULT = {
-    1: Level("uct", Budget(iterations=25)),
+    1: Level("mcts", Budget(iterations=100)),
     2: Level("mcts", Budget(iterations=300)),
-    3: Level("mcts", Budget(iterations=3000)),
-    4: Level("mcts", Budget(seconds=0.5)),
-    5: Level("mcts", Budget(seconds=4.0)),
+    3: Level("mcts", Budget(iterations=800)),
+    4: Level("mcts", Budget(iterations=2000)),
+    5: Level("mcts", Budget(iterations=5000)),
 }
 
 LEVELS = tuple(sorted(_DEFAULT))

@@ -13,13 +13,12 @@
 This module itself stays light (the games' specs import it).
 """
 
-#: alpha-beta is stronger than MCTS at both dice games from level 2 up
-ALPHABETA_LEVELS = {
-    2: ("alphabeta", {"iterations": 300}),
-    3: ("alphabeta", {"iterations": 3000}),
-    4: ("alphabeta", {"seconds": 0.5}),
-    5: ("alphabeta", {"seconds": 4.0}),
-}
+
+def alphabeta_levels(*nodes: int) -> dict[int, tuple[str, dict]]:
+    """Levels 1..5 as alpha-beta (the stronger search at both dice games) with these node
+    budgets, chosen by the ladder (``docs/LADDER.md``)."""
+    return {level: ("alphabeta", {"iterations": n}) for level, n in enumerate(nodes, start=1)}
+
 
 #: the draws both dice games share (the words of their spec's ``endings``)
 DRAW_ENDINGS = {

@@ -16,7 +16,9 @@ Settings (``agent.search_options``, every key optional):
 * ``pvs`` (default ``True``): principal variation search, null windows after the first move;
 * ``lmr``: plies a late quiet move is reduced by (0: none);
 * ``null_move``: plies of the null-move reduction (0: none);
-* ``eval_cache`` (default ``True``): keep static values by position key (values unchanged).
+* ``eval_cache`` (default ``True``): keep static values by position key (values unchanged);
+* ``weights``: the evaluation's weights by name (:data:`.eval_kernels.WEIGHT_NAMES`), those
+  not named as the game plays them (:data:`WEIGHTS`); for tuning (the ``alphabeta_with`` agent).
 
 :data:`DEFAULTS` are those the measurements chose (``benchmarks/search_speed.py --options``
 for nodes to a depth, paired games at equal node budgets for strength): in Trigeo a late
@@ -38,6 +40,7 @@ from ...ai.base import Analysis
 from ...ai.budget import Clock
 from ...boards import triangle66 as T
 from . import search_kernels as K
+from .eval_kernels import HEXALIT_WEIGHTS, TRIGEO_WEIGHTS, WEIGHT_NAMES
 from .kernels import CELLS, PROMO
 from .masks import ROWS, dice_masks
 
@@ -46,6 +49,7 @@ DEFAULTS = {
     K.TRIGEO: {"tt": "full", "pvs": True, "lmr": 1, "null_move": 0, "eval_cache": True},
     K.HEXALIT: {"tt": "full", "pvs": True, "lmr": 0, "null_move": 0, "eval_cache": True},
 }
+WEIGHTS = {K.TRIGEO: TRIGEO_WEIGHTS, K.HEXALIT: HEXALIT_WEIGHTS}
 _TT_MODES = {"off": K.TT_OFF, "moves": K.TT_MOVES, "full": K.TT_FULL}
 _LINE = 30
 
@@ -92,6 +96,7 @@ class SearchTables:
         self.ec_vals = np.zeros(1 << eval_bits, np.float64)
         self.buf = np.zeros(width, np.int32)
         self.masks = np.zeros((frames, ROWS, 2), np.uint64)  # Trigeo's, kept with the boards
+        self.weights = np.array(WEIGHTS[game])  # (a writable copy: one compiled signature)
         self.generation = 0
         self.par[K.P_GAME] = game
 
@@ -105,13 +110,20 @@ class SearchTables:
         return K.run(self.par, self.reg, self.freg, self.ints, self.flts, self.hashes, self.boards, self.temps,
                      self.moves, self.scores, self.pv, self.killers, self.history, self.tt_keys, self.tt_vals,
                      self.tt_moves, self.tt_meta, self.ec_keys, self.ec_vals, g_keys, g_counts, root_moves,
-                     root_scores, T.GEO, jumps, self.buf, self.masks, limit)
+                     root_scores, T.GEO, jumps, self.buf, self.masks, self.weights, limit)
 
 
 def options_of(agent, game: int) -> dict:
     found = dict(DEFAULTS[game])
     found.update(getattr(agent, "search_options", None) or {})
     return found
+
+
+def weights_of(options: dict, game: int) -> np.ndarray:
+    w = np.array(WEIGHTS[game])
+    for name, value in (options.get("weights") or {}).items():
+        w[WEIGHT_NAMES.index(name)] = value
+    return w
 
 
 def analyse(agent, state, clock: Clock, root: Root, order) -> Analysis:
@@ -123,6 +135,7 @@ def analyse(agent, state, clock: Clock, root: Root, order) -> Analysis:
         tables = SearchTables(root.game, tt_bits=bits, eval_bits=min(18, bits))
         agent.compiled_tables = tables
     options = options_of(agent, root.game)
+    tables.weights[:] = weights_of(options, root.game)
     quiescence = max(0, int(agent.quiescence))
     # a roll and its face are two plies of one depth: keep every frame on the stack
     max_depth = max(1, min(int(agent.max_depth), (K.MAX_FRAMES - quiescence - 4) // 2))

@@ -39,7 +39,7 @@ from ..hexalit import playout_kernels as hexalit_eval
 from ..hexalit.kernels import ROLL, play_move, play_roll, position_hash, turn_actions_keep
 from ..trigeo import playout_kernels as trigeo_eval
 from ..trigeo.kernels import irreversible, masked_apply_move, masked_captures, masked_legal_moves_threat, masked_status
-from .eval_kernels import masked_evaluate_white
+from .eval_kernels import W_TEMPO, masked_evaluate_white
 from .masks import jump_masks, masked_count_moves
 from ...core.borrow import borrowed
 from .kernels import CELLS, PROMO, ZOBRIST, count_moves, count_ones, move_hash_delta
@@ -207,9 +207,9 @@ def generate(game, board, temp, d, side, geo, jumps, jump_lo, jump_hi, out):
 
 
 @njit(cache=True)
-def evaluate(game, board, temp, d, side, geo, jumps, jump_lo, jump_hi, mover_moves, buf):
+def evaluate(game, board, temp, d, side, geo, jumps, jump_lo, jump_hi, mover_moves, buf, w):
     """The game's evaluation for the side to move: ``knowledge.evaluate`` of the state
-    (``d``: Trigeo's masks of the position)."""
+    (``d``: Trigeo's masks of the position; ``w``: the evaluation's weights)."""
     if game == TRIGEO:
         if mover_moves < 0:
             mover_moves = masked_count_moves(board, d, geo, side, jumps, jump_lo, jump_hi, True, buf)
@@ -223,10 +223,10 @@ def evaluate(game, board, temp, d, side, geo, jumps, jump_lo, jump_hi, mover_mov
     else:
         white, black = other, mover_moves
     if game == TRIGEO:
-        pawns = masked_evaluate_white(board, d, geo, jumps, white, black)
+        pawns = masked_evaluate_white(board, d, geo, jumps, white, black, w)
     else:
-        pawns = hexalit_eval.evaluate_white_counted(board, temp, geo, white, black)
-    pawns += 0.15 if side == 0 else -0.15
+        pawns = hexalit_eval.evaluate_white_counted(board, temp, geo, white, black, w)
+    pawns += w[W_TEMPO] if side == 0 else -w[W_TEMPO]
     if game == TRIGEO:
         value = trigeo_eval.squash(pawns)
     else:
@@ -423,7 +423,7 @@ def start_iteration(par, reg, freg, ints, flts, killers, depth):
 @njit(cache=True)
 def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, killers, history,
         tt_keys, tt_vals, tt_moves, tt_meta, ec_keys, ec_vals, g_keys, g_counts,
-        root_moves, root_scores, geo, jumps, buf, masks, limit):
+        root_moves, root_scores, geo, jumps, buf, masks, weights, limit):
     """Search until ``limit`` nodes have been counted in all (``PAUSED``) or the root move
     list is done (``DONE``); see the module docstring."""
     # borrowed views (ludothek.core.borrow): the caller owns every array for the whole call
@@ -433,7 +433,7 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
     tt_keys, tt_vals, tt_moves, tt_meta = borrowed(tt_keys), borrowed(tt_vals), borrowed(tt_moves), borrowed(tt_meta)
     ec_keys, ec_vals, g_keys, g_counts = borrowed(ec_keys), borrowed(ec_vals), borrowed(g_keys), borrowed(g_counts)
     root_moves, root_scores = borrowed(root_moves), borrowed(root_scores)
-    geo, jumps, buf, masks = borrowed(geo), borrowed(jumps), borrowed(buf), borrowed(masks)
+    geo, jumps, buf, masks, weights = borrowed(geo), borrowed(jumps), borrowed(buf), borrowed(masks), borrowed(weights)
     game = par[P_GAME]
     plies_left = par[P_PLIES_LEFT]
     quiescence = par[P_QUIESCENCE]
@@ -547,7 +547,7 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
             if kind == K_QS:
                 if not have_stand:
                     reg[R_EVALS] += 1
-                    stand = evaluate(game, board, temp, dm, side, geo, jumps, jump_lo, jump_hi, ints[p, F_MOVERN], buf)
+                    stand = evaluate(game, board, temp, dm, side, geo, jumps, jump_lo, jump_hi, ints[p, F_MOVERN], buf, weights)
                     if use_ec:
                         e = np.int64(h & ec_mask)
                         ec_keys[e] = h
@@ -645,7 +645,7 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
                 if use_ec and ec_keys[np.int64(h & ec_mask)] == h:
                     static = ec_vals[np.int64(h & ec_mask)]
                 else:
-                    static = evaluate(game, board, temp, dm, side, geo, jumps, jump_lo, jump_hi, ints[p, F_MOVERN], buf)
+                    static = evaluate(game, board, temp, dm, side, geo, jumps, jump_lo, jump_hi, ints[p, F_MOVERN], buf, weights)
                 if static >= beta:
                     ints[p, F_CALL] = C_NULL
                     _push_null(game, ints, flts, hashes, boards, temps, masks, p, depth - 1 - null_r, -beta, -_down(beta))

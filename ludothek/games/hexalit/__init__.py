@@ -1,7 +1,7 @@
 """Hexalit: dice as chess pieces on the 66-triangle hexagon, with rolls (Jeff & Rudi, 1997)."""
 
 from ...core.spec import GameSpec
-from ..dice import ALPHABETA_LEVELS, DRAW_ENDINGS
+from ..dice import DRAW_ENDINGS, alphabeta_levels
 
 SPEC = GameSpec(
     name="hexalit",
@@ -44,6 +44,8 @@ SPEC = GameSpec(
         },
         **DRAW_ENDINGS,
     },
-    levels=ALPHABETA_LEVELS,
+    # each level about three times the nodes of the one below, which it beats 65-85% of the time
+    levels=alphabeta_levels(100, 300, 1000, 3000, 10000),
+    agents={"alphabeta_with": "ludothek.games.dice.agents:alphabeta_with_factory"},
     order=30,
 )

@@ -45,6 +45,7 @@ from functools import cache
 import numpy as np
 
 from ...boards import triangle66 as T
+from ..dice.eval_kernels import HEXALIT_WEIGHTS, W_TEMPO
 from ..dice.kernels import CELLS, MAX_MOVES, WHITE, count_ones
 from . import kernels, playout_kernels
 from .kernels import DOUBLE, DROP, OUTCOME, ROLL, TAKE
@@ -57,7 +58,7 @@ from .kernels import DOUBLE, DROP, OUTCOME, ROLL, TAKE
 #: Weaker players convert less: bot:2 self-play gives 0.124 ± 0.019 (239 games).
 SLOPE = 0.27
 #: the evaluation's bonus for the side to move, in pawns (as in ``knowledge.evaluate``)
-TEMPO = 0.15
+TEMPO = HEXALIT_WEIGHTS[W_TEMPO]
 #: plies of captures :func:`quiet_pawns` plays out
 QUIET_DEPTH = 4
 #: a decided game, in pawns (beyond any evaluation: a side without a 1 is -100)
@@ -72,7 +73,7 @@ MONEY_TAKE_POINT = 0.25
 def static_pawns(board: np.ndarray, temp: np.ndarray, side: int) -> float:
     """The game's evaluation for ``side``, which is to move, in pawns, before the squash
     (``knowledge.evaluate`` is ``0.9 · tanh(pawns / 6)`` of this, signed for seat 0)."""
-    white = float(playout_kernels.evaluate_white(board, temp, T.GEO))
+    white = float(playout_kernels.evaluate_white(board, temp, T.GEO, HEXALIT_WEIGHTS))
     return (white if side == WHITE else -white) + TEMPO
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 from ...boards import triangle66 as T
+from ..dice.eval_kernels import HEXALIT_WEIGHTS, W_TEMPO
 from ..dice.kernels import CELLS
 from . import kernels
 from ...ai import eval_generic
@@ -63,11 +64,12 @@ def rollout(state, rng: random.Random) -> float:
     return _at_turn_start(state, rng, _guided)
 
 
-def evaluate(state) -> float:
+def evaluate(state, w=HEXALIT_WEIGHTS) -> float:
+    """The position's value for seat 0 in (-1, 1), with the evaluation's weights ``w``."""
     if state.is_over():
         return state.returns()[0]
-    pawns = playout_kernels.evaluate_white(state.board, state.temp, T.GEO)
-    pawns += 0.15 if state.side == 0 else -0.15
+    pawns = playout_kernels.evaluate_white(state.board, state.temp, T.GEO, w)
+    pawns += w[W_TEMPO] if state.side == 0 else -w[W_TEMPO]
     return _sign(state) * float(playout_kernels.squash(pawns))
 
 

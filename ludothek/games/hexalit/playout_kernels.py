@@ -11,21 +11,22 @@ from numba import njit
 from ..dice.kernels import CELLS, MAX_MOVES, NO_JUMPS, count_moves, count_ones
 from .kernels import ROLL, gebot_cell, play_move, play_roll, turn_actions, turn_actions_keep
 from ...boards.triangle66 import G_ROW
-from ..dice.eval_kernels import FACE_VALUE, one_safety
+from ..dice.eval_kernels import (FACE_VALUE, HEXALIT_WEIGHTS, W_ADVANCE, W_MOBILITY, W_SPARE_ONE, W_TEMP_FACE,
+                                 one_safety)
 
 
 @njit(cache=True)
-def evaluate_white(board, temp, geo):
+def evaluate_white(board, temp, geo, w):
     """Material (a temporary face is worth little more than the 2 it turns back into),
     spare 1s, the lone 1's safety, pawn advance and mobility, for White, in pawns."""
     out = np.empty(MAX_MOVES, np.int32)
     white = count_moves(board, geo, 0, NO_JUMPS, False, out)
     black = count_moves(board, geo, 1, NO_JUMPS, False, out)
-    return evaluate_white_counted(board, temp, geo, white, black)
+    return evaluate_white_counted(board, temp, geo, white, black, w)
 
 
 @njit(cache=True)
-def evaluate_white_counted(board, temp, geo, white_moves, black_moves):
+def evaluate_white_counted(board, temp, geo, white_moves, black_moves, w):
     """:func:`evaluate_white` for a caller that has counted both sides' ``gen_moves``
     already (the compiled search has one of them from its own move generation)."""
     material = 0.0
@@ -38,12 +39,12 @@ def evaluate_white_counted(board, temp, geo, white_moves, black_moves):
         if face == 1:
             continue
         if temp[cell]:
-            material += sgn * (1.0 + 0.25 * (FACE_VALUE[face] - 1.0))
+            material += sgn * (1.0 + w[W_TEMP_FACE] * (FACE_VALUE[face] - 1.0))
         else:
             material += sgn * FACE_VALUE[face]
         if face == 2:
             row = geo[cell, G_ROW]
-            material += sgn * 0.05 * ((row - 1) if v > 0 else (6 - row))
+            material += sgn * w[W_ADVANCE] * ((row - 1) if v > 0 else (6 - row))
     ones = 0.0
     for side in range(2):
         sgn = 1.0 - 2.0 * side
@@ -51,10 +52,10 @@ def evaluate_white_counted(board, temp, geo, white_moves, black_moves):
         if n == 0:
             ones -= sgn * 100.0
         elif n >= 2:
-            ones += sgn * 1.5 * min(n - 1, 2)
+            ones += sgn * w[W_SPARE_ONE] * min(n - 1, 2)
         else:
-            ones += sgn * one_safety(board, geo, side, NO_JUMPS)
-    mobility = 0.03 * (white_moves - black_moves)
+            ones += sgn * one_safety(board, geo, side, NO_JUMPS, w)
+    mobility = w[W_MOBILITY] * (white_moves - black_moves)
     return material + ones + mobility
 
 
@@ -96,7 +97,7 @@ def guided_playout(board0, temp0, geo, side0, plies_left, horizon, seed):
         if turn >= plies_left:
             return 0.0
         if turn >= horizon:
-            return squash(evaluate_white(board, temp, geo))
+            return squash(evaluate_white(board, temp, geo, HEXALIT_WEIGHTS))
         pick = -1
         n_captures = 0
         for i in range(n):

@@ -38,12 +38,13 @@ def rollout(state, rng: random.Random) -> float:
     return _sign(state) * value
 
 
-def evaluate(state) -> float:
+def evaluate(state, w=eval_kernels.TRIGEO_WEIGHTS) -> float:
+    """The position's value for seat 0 in (-1, 1), with the evaluation's weights ``w``."""
     if state.is_over():
         return state.returns()[0]
-    pawns = eval_kernels.evaluate_white(state.board, T.GEO, JUMP_FIELDS_TRIGEO, True)
+    pawns = eval_kernels.evaluate_white(state.board, T.GEO, JUMP_FIELDS_TRIGEO, True, w)
     # the side to move has the tempo
-    pawns += 0.15 if state.side == 0 else -0.15
+    pawns += w[eval_kernels.W_TEMPO] if state.side == 0 else -w[eval_kernels.W_TEMPO]
     return _sign(state) * float(playout_kernels.squash(pawns))
 
 

@@ -11,7 +11,7 @@ from numba import njit
 
 from ..dice.kernels import MAX_MOVES, apply_move, find_one, has_escape, is_attacked, undo_move
 from .kernels import legal_moves
-from ..dice.eval_kernels import evaluate_white
+from ..dice.eval_kernels import TRIGEO_WEIGHTS, evaluate_white
 
 
 @njit(cache=True)
@@ -46,7 +46,7 @@ def guided_playout(board_start, geo, jumps, side_start, plies_left, horizon, see
         if ply >= plies_left:
             return 0.0
         if ply >= horizon:
-            return squash(evaluate_white(board, geo, jumps, True))
+            return squash(evaluate_white(board, geo, jumps, True, TRIGEO_WEIGHTS))
         pick = -1
         n_captures = 0
         for i in range(n):
