@@ -37,12 +37,13 @@ def weights_from(assignments: list[str]) -> dict[str, float]:
     for assignment in assignments:
         name, _, text = assignment.strip().partition("=")
         if name not in WEIGHT_NAMES:
-            raise OptionError(TEXTS("weight_name", weight=repr(name), known=", ".join(WEIGHT_NAMES)))
+            raise OptionError(TEXTS("weight_name", agent="alphabeta_with", weight=repr(name),
+                                    known=", ".join(WEIGHT_NAMES)))
         try:
             value = float(text)
         except ValueError:
             value = math.nan
         if not math.isfinite(value):
-            raise OptionError(TEXTS("weight_value", weight=name, text=repr(text)))
+            raise OptionError(TEXTS("weight_value", agent="alphabeta_with", weight=name, text=repr(text)))
         found[name] = value
     return found

@@ -13,12 +13,12 @@ from ...core.messages import Catalog, Message
 TEXTS = Catalog("dice", {
     # ---------------------------------------------------------------- the tuning agent alphabeta_with
     "weight_name": (
-        "alphabeta_with: unknown weight {weight} (weights: {known})",
-        "alphabeta_with: unbekanntes Gewicht {weight} (Gewichte: {known})",
+        "{agent}: unknown weight {weight} (weights: {known})",
+        "{agent}: unbekanntes Gewicht {weight} (Gewichte: {known})",
     ),
     "weight_value": (
-        "alphabeta_with: {weight} takes a finite number, not {text}",
-        "alphabeta_with: {weight} nimmt eine endliche Zahl, nicht {text}",
+        "{agent}: {weight} takes a finite number, not {text}",
+        "{agent}: {weight} nimmt eine endliche Zahl, nicht {text}",
     ),
     # ---------------------------------------------------------------- position strings
     "position_not_text": ("a position must be text, not {type}", "eine Stellung muss Text sein, nicht {type}"),
