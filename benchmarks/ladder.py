@@ -80,9 +80,10 @@ def current(outcome: dict) -> bool:
 
 def measured(results: dict[str, dict], game: str, a: str, b: str, extra: list[str], games: int) -> bool:
     """Whether the rung has a current result (on whichever cores it ran)."""
-    wanted = " ".join(command(game, a, b, extra, games, 1)[2:-3])  # game, agents, -n N
-    return any(wanted in r["command"] and (a, b, r["game"]) == (r["a"], r["b"], game)
-               and all(part in r["command"] for part in extra) and current(r) for r in results.values())
+    timed = "--seconds-per-move" in extra
+    return any((r["game"], r["a"], r["b"], r["games"]) == (game, a, b, games)
+               and ("--seconds-per-move" in r["command"]) == timed and all(part in r["command"] for part in extra)
+               and current(r) for r in results.values())
 
 
 def measure(selected: list[tuple], games: int, workers: int, first: int) -> None:

@@ -45,9 +45,13 @@ def match(game: str, a: str, b: str, games: int, seed: int) -> dict:
     return json.loads(run.stdout)
 
 
+def game_weights(game: str) -> dict[str, float]:
+    """The weights the game plays with, by name (those it uses)."""
+    return {name: float(value) for name, value in zip(WEIGHT_NAMES, GAME_WEIGHTS[game]) if name not in UNUSED[game]}
+
+
 def tune(args) -> dict[str, float]:
-    current = {name: float(value) for name, value in zip(WEIGHT_NAMES, GAME_WEIGHTS[args.game])
-               if name not in UNUSED[args.game]}
+    current = game_weights(args.game)
     names = args.weights.split(",") if args.weights else list(current)
     step, seed = args.step, args.seed
     log = open(args.log, "a")
@@ -94,8 +98,7 @@ def main() -> None:
     args = parser.parse_args()
     found = tune(args)
     print("weights found:", json.dumps(found))
-    base = {name: float(value) for name, value in zip(WEIGHT_NAMES, GAME_WEIGHTS[args.game])
-            if name not in UNUSED[args.game]}
+    base = game_weights(args.game)
     if found != base:
         check = match(args.game, spec(args.check_nodes, found), spec(args.check_nodes, base), args.games, 1)
         print(f"check at {args.check_nodes} nodes, found against the game's weights: score {check['score']:.3f} "
