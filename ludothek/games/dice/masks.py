@@ -18,12 +18,11 @@ Jump fields (Trigeo) are not in these tables: :func:`attacked` is for boards wit
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
-from ...boards.triangle66 import G_KNIGHT, G_PAWN, GEO, UP, ray
+from ...boards.triangle66 import G_KNIGHT, G_PAWN, G_ROW, GEO, UP, ray
 from .kernels import (
-    CELLS, KNIGHT_HIGH, KNIGHT_LOW, TOUCH_HIGH, TOUCH_LOW, _count_free, _count_pawn, _count_slides, _popcount,
-    piece_moves,
+    CELLS, KNIGHT_HIGH, KNIGHT_LOW, TOUCH_HIGH, TOUCH_LOW, _count_free, _count_slides, _popcount, piece_moves,
 )
 
 
@@ -106,6 +105,40 @@ def _slide_slots():
 SLIDE_SLOT_COUNT, SLIDE_SLOTS = _slide_slots()
 
 
+def _ray_tables():
+    """For each cell and direction, the ray (as ``ray`` walks it): its cells as a mask
+    (``RAY_MASK``), how many (``RAY_LENGTH``), and whether the cells' numbers grow along it
+    (``RAY_ORDER`` 1), fall (-1) or neither (0); ``DISTANCE[a, b]``: the steps from ``a`` to ``b``
+    along the ray between them (rays from one cell share no cell); ``LAST_ROW[side]``: the
+    row a 2 of ``side`` promotes on."""
+    masks = np.zeros((CELLS, 6, 2), dtype=np.uint64)
+    length = np.zeros((CELLS, 6), dtype=np.int8)  # (small tables: they stay in the L1 cache)
+    order = np.zeros((CELLS, 6), dtype=np.int8)
+    distance = np.zeros((CELLS, CELLS), dtype=np.int8)
+    for s in range(CELLS):
+        for d in range(6):
+            cells = ray(s, d)
+            for k, t in enumerate(cells):
+                assert distance[s, t] == 0
+                _add(masks[s], d, t)
+                distance[s, t] = k + 1
+            length[s, d] = len(cells)
+            steps = [b - a for a, b in zip([s] + cells, cells)]
+            order[s, d] = 1 if all(x > 0 for x in steps) else -1 if all(x < 0 for x in steps) else 0
+    last_row = np.zeros((2, 2), dtype=np.uint64)
+    for cell in range(CELLS):
+        for side, row in ((0, 6), (1, 1)):
+            if GEO[cell, G_ROW] == row:
+                _add(last_row, side, cell)
+    tables = masks, length, order, distance, last_row
+    for table in tables:
+        table.setflags(write=False)
+    return tables
+
+
+RAY_MASK, RAY_LENGTH, RAY_ORDER, DISTANCE, LAST_ROW = _ray_tables()
+
+
 @njit(cache=True, inline="always")
 def bit(cell):
     return ONE << np.uint64(cell & 63)
@@ -123,6 +156,14 @@ def lowest(lo, hi):
     if lo:
         return np.int64(trailing_zeros(lo))
     return 64 + np.int64(trailing_zeros(hi))
+
+
+@njit(cache=True, inline="always")
+def highest(lo, hi):
+    """The highest cell of a non-empty mask."""
+    if hi:
+        return 127 - np.int64(leading_zeros(hi))
+    return 63 - np.int64(leading_zeros(lo))
 
 
 @njit(cache=True, inline="always")
@@ -260,30 +301,85 @@ def attacked_or_jumped(d, target, by, occ_lo, occ_hi, jump_lo, jump_hi):
 
 
 @njit(cache=True, inline="always")
+def first_on_ray(cell, d, occ_lo, occ_hi):
+    """The cell of the first die along the ray from ``cell`` in direction ``d`` (-1: none)."""
+    lo = RAY_MASK[cell, d, 0] & occ_lo
+    hi = RAY_MASK[cell, d, 1] & occ_hi
+    if not (lo | hi):
+        return -1
+    order = RAY_ORDER[cell, d]
+    if order > 0:
+        return lowest(lo, hi)
+    if order < 0:
+        return highest(lo, hi)
+    first = lowest(lo, hi)  # the ray turns back and forth in the numbering: the nearest die
+    for w in range(2):
+        rest = lo if w == 0 else hi
+        while rest:
+            t = np.int64(trailing_zeros(rest)) + 64 * w
+            if DISTANCE[cell, t] < DISTANCE[cell, first]:
+                first = t
+            rest &= rest - ONE
+    return first
+
+
+@njit(cache=True, inline="always")
+def has(lo, hi, cell):
+    """Does the mask hold ``cell``?"""
+    return ((lo if cell < 64 else hi) & bit(cell)) != 0
+
+
+@njit(cache=True, inline="always")
+def count_slides(cell, face, occ_lo, occ_hi, own_lo, own_hi):
+    """The moves of a 4, 5 or 6 on ``cell`` (no jump fields): along each of its rays the cells
+    up to the first die, that one too if it is not its own side's (``own``)."""
+    n = 0
+    for d in range(6):
+        side_dir = (d & 1) == UP[cell]
+        if (face == 4 and side_dir) or (face == 5 and not side_dir):
+            continue
+        first = first_on_ray(cell, d, occ_lo, occ_hi)
+        if first < 0:
+            n += np.int64(RAY_LENGTH[cell, d])
+        else:
+            n += np.int64(DISTANCE[cell, first]) - (1 if has(own_lo, own_hi, first) else 0)
+    return n
+
+
+@njit(cache=True, inline="always")
 def masked_count_moves(board, d, geo, side, jumps, jump_lo, jump_hi, promote, scratch):
     """``kernels.count_moves`` with the position's masks ``d`` at hand (jump fields and
-    promotion as there): only the side's dice are visited."""
-    sgn = 1 - 2 * side
-    own_lo = d[8 * side, 0]
-    own_hi = d[8 * side, 1]
+    promotion as there): only the side's dice are visited, face by face (one branch on the
+    face per face, not per die), and none walks a ray."""
+    o = 8 * side
+    own_lo = d[o, 0]
+    own_hi = d[o, 1]
+    enemy_lo = d[8 - o, 0]
+    enemy_hi = d[8 - o, 1]
+    occ_lo = own_lo | enemy_lo
+    occ_hi = own_hi | enemy_hi
     n = 0
     for w in range(2):
-        cells = d[8 * side, w]
-        jumping = jump_lo if w == 0 else jump_hi
-        while cells:
-            low = cells & (~cells + ONE)
-            cells ^= low
-            cell = np.int64(trailing_zeros(low)) + 64 * w
-            if jumping & low:  # its jumps, less those its face reaches anyway: list them
-                n += piece_moves(board, geo, cell, jumps, promote, scratch, 0)
-                continue
-            face = np.int64(board[cell]) * sgn
-            if face == 1:
-                n += _count_free(TOUCH_LOW[cell], TOUCH_HIGH[cell], own_lo, own_hi)
-            elif face == 3:
-                n += _count_free(KNIGHT_LOW[cell], KNIGHT_HIGH[cell], own_lo, own_hi)
-            elif face == 2:
-                n += _count_pawn(board, geo, cell, sgn, promote)
-            else:
-                n += _count_slides(board, geo, cell, face, sgn)
+        jumping = (jump_lo if w == 0 else jump_hi) & d[o, w]
+        while jumping:  # its jumps, less those its face reaches anyway: list them
+            n += piece_moves(board, geo, np.int64(trailing_zeros(jumping)) + 64 * w, jumps, promote, scratch, 0)
+            jumping &= jumping - ONE
+    for face in range(1, 7):
+        for w in range(2):
+            cells = d[o + face, w] & ~(jump_lo if w == 0 else jump_hi)
+            while cells:
+                cell = np.int64(trailing_zeros(cells)) + 64 * w
+                cells &= cells - ONE
+                if face == 1:
+                    n += _count_free(TOUCH_LOW[cell], TOUCH_HIGH[cell], own_lo, own_hi)
+                elif face == 3:
+                    n += _count_free(KNIGHT_LOW[cell], KNIGHT_HIGH[cell], own_lo, own_hi)
+                elif face == 2:
+                    lo = (PAWN_STEP[side, cell, 0] & ~occ_lo) | (PAWN_CAPTURES[side, cell, 0] & enemy_lo)
+                    hi = (PAWN_STEP[side, cell, 1] & ~occ_hi) | (PAWN_CAPTURES[side, cell, 1] & enemy_hi)
+                    n += cell_count(lo, hi)
+                    if promote:  # onto the last row: with and without the promotion
+                        n += cell_count(lo & LAST_ROW[side, 0], hi & LAST_ROW[side, 1])
+                else:
+                    n += count_slides(cell, face, occ_lo, occ_hi, own_lo, own_hi)
     return n

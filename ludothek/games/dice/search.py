@@ -72,7 +72,7 @@ class Root:
 class SearchTables:
     """The arrays of one compiled search (see :mod:`.search_kernels`)."""
 
-    def __init__(self, game: int, tt_bits: int = 20, eval_bits: int = 18):
+    def __init__(self, game: int, tt_bits: int = 20, eval_bits: int = 14):
         frames, width = K.MAX_FRAMES, K.MAX_LIST
         self.game = game
         self.par = np.zeros(K.N_PAR, np.int64)
@@ -88,12 +88,8 @@ class SearchTables:
         self.pv = np.zeros((frames, _LINE + 2), np.int32)
         self.killers = np.full((frames, 2), -1, np.int32)
         self.history = np.zeros((2, 2 * PROMO), np.int64)
-        self.tt_keys = np.zeros(1 << tt_bits, np.uint64)
-        self.tt_vals = np.zeros(1 << tt_bits, np.float64)
-        self.tt_moves = np.zeros(1 << tt_bits, np.int32)  # (an entry always has its move)
-        self.tt_meta = np.zeros(1 << tt_bits, np.int32)
-        self.ec_keys = np.zeros(1 << eval_bits, np.uint64)
-        self.ec_vals = np.zeros(1 << eval_bits, np.float64)
+        self.tt = _aligned_zeros(1 << tt_bits, K.TT_ENTRY)  # (an entry always has its move)
+        self.ec = _aligned_zeros(1 << eval_bits, K.EC_ENTRY)
         self.buf = np.zeros(width, np.int32)
         self.masks = np.zeros((frames, ROWS, 2), np.uint64)  # Trigeo's, kept with the boards
         self.weights = np.array(WEIGHTS[game])  # (a writable copy: one compiled signature)
@@ -102,15 +98,20 @@ class SearchTables:
 
     def clear(self) -> None:
         """Forget the transposition table and the evaluation cache."""
-        self.tt_keys[:] = 0
-        self.tt_meta[:] = 0
-        self.ec_keys[:] = 0
+        self.tt[:] = 0
+        self.ec[:] = 0
 
     def _run(self, g_keys, g_counts, root_moves, root_scores, jumps, limit: int) -> int:
         return K.run(self.par, self.reg, self.freg, self.ints, self.flts, self.hashes, self.boards, self.temps,
-                     self.moves, self.scores, self.pv, self.killers, self.history, self.tt_keys, self.tt_vals,
-                     self.tt_moves, self.tt_meta, self.ec_keys, self.ec_vals, g_keys, g_counts, root_moves,
-                     root_scores, T.GEO, jumps, self.buf, self.masks, self.weights, limit)
+                     self.moves, self.scores, self.pv, self.killers, self.history, self.tt, self.ec,
+                     g_keys, g_counts, root_moves, root_scores, T.GEO, jumps, self.buf, self.masks, self.weights, limit)
+
+
+def _aligned_zeros(count: int, dtype: np.dtype, align: int = 64) -> np.ndarray:
+    """``np.zeros(count, dtype)`` starting on an ``align``-byte boundary (a cache line)."""
+    raw = np.zeros(count * dtype.itemsize + align, np.uint8)
+    start = -raw.ctypes.data % align
+    return raw[start:start + count * dtype.itemsize].view(dtype)
 
 
 def options_of(agent, game: int) -> dict:
@@ -132,7 +133,7 @@ def analyse(agent, state, clock: Clock, root: Root, order) -> Analysis:
     tables = getattr(agent, "compiled_tables", None)
     if not isinstance(tables, SearchTables) or tables.game != root.game:
         bits = _table_bits(clock)
-        tables = SearchTables(root.game, tt_bits=bits, eval_bits=min(18, bits))
+        tables = SearchTables(root.game, tt_bits=bits, eval_bits=min(14, bits))
         agent.compiled_tables = tables
     options = options_of(agent, root.game)
     tables.weights[:] = weights_of(options, root.game)

@@ -22,11 +22,12 @@ Arrays (all made by :func:`ludothek.games.dice.search.SearchTables`):
   ``flts[p, X_*]``, ``hashes[p]``, ``boards[p]``, ``temps[p]`` (Hexalit's temporary faces),
   ``moves[p]``/``scores[p]`` (the frame's move list and ordering keys), ``pv[p]``;
 * ``killers[p, 2]``, ``history[side, action]`` — move ordering;
-* transposition table: ``tt_keys`` (the Zobrist key), ``tt_vals`` (the value, mate values
-  stored relative to the node), ``tt_moves`` (best move), ``tt_meta`` (depth | flag << 8 |
-  generation << 10), two entries per bucket (one kept by depth, one always replaced);
-* evaluation cache: ``ec_keys``/``ec_vals`` (a position's static value; a cached position is
-  known not to be lost);
+* transposition table ``tt`` (records :data:`TT_ENTRY`): the Zobrist key, the value (mate
+  values stored relative to the node), the best move and ``meta`` (depth | flag << 8 |
+  generation << 10); two entries per bucket, one cache line (one kept by depth, one always
+  replaced);
+* evaluation cache ``ec`` (records :data:`EC_ENTRY`): a position's static value by key (a
+  cached position is known not to be lost);
 * ``g_keys``/``g_counts``: how often each position of the game before the root occurred
   (repetitions), an open-addressing table;
 * ``root_moves``, ``root_scores``.
@@ -38,13 +39,20 @@ from numba import njit
 from ..hexalit import playout_kernels as hexalit_eval
 from ..hexalit.kernels import ROLL, play_move, play_roll, position_hash, turn_actions_keep
 from ..trigeo import playout_kernels as trigeo_eval
-from ..trigeo.kernels import irreversible, masked_apply_move, masked_captures, masked_legal_moves_threat, masked_status
+from ..trigeo.kernels import (
+    free_captures, irreversible, masked_apply_move, masked_captures, masked_legal_moves_threat, masked_status,
+)
 from .eval_kernels import W_TEMPO, masked_evaluate_white
 from .masks import jump_masks, masked_count_moves
 from ...core.borrow import borrowed
 from .kernels import CELLS, PROMO, ZOBRIST, count_moves, count_ones, move_hash_delta
 
 TRIGEO, HEXALIT = 0, 1
+#: a transposition-table entry: 32 bytes, so that a bucket of two is one 64-byte cache line
+TT_ENTRY = np.dtype([("key", np.uint64), ("value", np.float64), ("move", np.int32), ("meta", np.int32),
+                     ("unused", np.int64)])
+#: an evaluation-cache entry: the key next to its value (one cache miss, not two)
+EC_ENTRY = np.dtype([("key", np.uint64), ("value", np.float64)])
 #: frames: plies from the root (depth counts a roll and its outcome as one, plies as two)
 MAX_FRAMES = 200
 MAX_LIST = 1024
@@ -95,37 +103,34 @@ def _down(x):
 
 
 # ------------------------------------------------------------------ tables
-@njit(cache=True)
-def tt_probe(tt_keys, h):
-    i = np.int64(h & np.uint64(tt_keys.shape[0] - 1)) & ~np.int64(1)
-    if tt_keys[i] == h:
+@njit(cache=True, inline="always")
+def tt_probe(tt, h):
+    i = np.int64(h & np.uint64(tt.shape[0] - 1)) & ~np.int64(1)
+    if tt[i].key == h:
         return i
-    if tt_keys[i + 1] == h:
+    if tt[i + 1].key == h:
         return i + 1
     return -1
 
 
 @njit(cache=True)
-def tt_store(tt_keys, tt_vals, tt_moves, tt_meta, h, depth, flag, value, move, generation):
-    i = np.int64(h & np.uint64(tt_keys.shape[0] - 1)) & ~np.int64(1)
+def tt_store(tt, h, depth, flag, value, move, generation):
+    i = np.int64(h & np.uint64(tt.shape[0] - 1)) & ~np.int64(1)
     meta = depth | (flag << 8) | (generation << 10)
-    if tt_keys[i] == h:
+    if tt[i].key == h:
         slot = i
-    elif tt_keys[i + 1] == h:
+    elif tt[i + 1].key == h:
         slot = i + 1
-    elif (tt_meta[i] >> 10) != generation or depth >= (tt_meta[i] & 255):
+    elif (tt[i].meta >> 10) != generation or depth >= (tt[i].meta & 255):
         # the depth-preferred entry is old or shallower: it moves to the other slot
-        tt_keys[i + 1] = tt_keys[i]
-        tt_vals[i + 1] = tt_vals[i]
-        tt_moves[i + 1] = tt_moves[i]
-        tt_meta[i + 1] = tt_meta[i]
+        tt[i + 1] = tt[i]
         slot = i
     else:
         slot = i + 1
-    tt_keys[slot] = h
-    tt_vals[slot] = value
-    tt_moves[slot] = move
-    tt_meta[slot] = meta
+    tt[slot].key = h
+    tt[slot].value = value
+    tt[slot].move = move
+    tt[slot].meta = meta
 
 
 @njit(cache=True)
@@ -234,7 +239,7 @@ def evaluate(game, board, temp, d, side, geo, jumps, jump_lo, jump_hi, mover_mov
     return value if side == 0 else -value
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _victim(game, board, move):
     """(captured face or 0, moving face, promotes)."""
     if game == HEXALIT and move >= ROLL:
@@ -247,7 +252,7 @@ def _victim(game, board, move):
     return (v if v > 0 else -v), (a if a > 0 else -a), (game == TRIGEO and move >= PROMO)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tactical(game, board, move):
     """A capture, a promotion or a roll: never reduced, never a killer."""
     if game == HEXALIT and move >= ROLL:
@@ -421,17 +426,15 @@ def start_iteration(par, reg, freg, ints, flts, killers, depth):
 
 
 @njit(cache=True)
-def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, killers, history,
-        tt_keys, tt_vals, tt_moves, tt_meta, ec_keys, ec_vals, g_keys, g_counts,
-        root_moves, root_scores, geo, jumps, buf, masks, weights, limit):
+def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, killers, history, tt, ec,
+        g_keys, g_counts, root_moves, root_scores, geo, jumps, buf, masks, weights, limit):
     """Search until ``limit`` nodes have been counted in all (``PAUSED``) or the root move
     list is done (``DONE``); see the module docstring."""
     # borrowed views (ludothek.core.borrow): the caller owns every array for the whole call
     par, reg, freg, ints, flts = borrowed(par), borrowed(reg), borrowed(freg), borrowed(ints), borrowed(flts)
     hashes, boards, temps, moves, scores = borrowed(hashes), borrowed(boards), borrowed(temps), borrowed(moves), borrowed(scores)
     pv, killers, history = borrowed(pv), borrowed(killers), borrowed(history)
-    tt_keys, tt_vals, tt_moves, tt_meta = borrowed(tt_keys), borrowed(tt_vals), borrowed(tt_moves), borrowed(tt_meta)
-    ec_keys, ec_vals, g_keys, g_counts = borrowed(ec_keys), borrowed(ec_vals), borrowed(g_keys), borrowed(g_counts)
+    tt, ec, g_keys, g_counts = borrowed(tt), borrowed(ec), borrowed(g_keys), borrowed(g_counts)
     root_moves, root_scores = borrowed(root_moves), borrowed(root_scores)
     geo, jumps, buf, masks, weights = borrowed(geo), borrowed(jumps), borrowed(buf), borrowed(masks), borrowed(weights)
     game = par[P_GAME]
@@ -446,7 +449,7 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
     use_ec = par[P_EVAL_CACHE] != 0
     generation = par[P_GENERATION]
     nroot = par[P_NROOT]
-    ec_mask = np.uint64(ec_keys.shape[0] - 1)
+    ec_mask = np.uint64(ec.shape[0] - 1)
     jump_lo, jump_hi = jump_masks(jumps)
 
     p = reg[R_P]
@@ -511,12 +514,12 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
             have_stand = False
             if kind == K_DEC and depth > 0:
                 if tt_mode != TT_OFF:
-                    entry = tt_probe(tt_keys, h)
+                    entry = tt_probe(tt, h)
                     known = entry >= 0
             elif use_ec:
                 e = np.int64(h & ec_mask)
-                if ec_keys[e] == h:
-                    stand = ec_vals[e]
+                if ec[e].key == h:
+                    stand = ec[e].value
                     have_stand = True
                     known = True
             if not known:
@@ -550,8 +553,8 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
                     stand = evaluate(game, board, temp, dm, side, geo, jumps, jump_lo, jump_hi, ints[p, F_MOVERN], buf, weights)
                     if use_ec:
                         e = np.int64(h & ec_mask)
-                        ec_keys[e] = h
-                        ec_vals[e] = stand
+                        ec[e].key = h
+                        ec[e].value = stand
                 alpha = flts[p, X_ALPHA]
                 beta = flts[p, X_BETA]
                 if ints[p, F_LEFT] <= 0 or stand >= beta:
@@ -565,7 +568,9 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
                 n = ints[p, F_N]
                 row = moves[p]
                 srow = scores[p]
-                if game == TRIGEO and n < 0:
+                if game == TRIGEO and n < 0 and ints[p, F_MOVERN] >= 0:  # the status found the 1 not threatened
+                    n = free_captures(board, dm, geo, side, jumps, jump_lo, jump_hi, row)
+                elif game == TRIGEO and n < 0:  # (a cached position: no status asked)
                     n = masked_captures(board, dm, geo, side, jumps, jump_lo, jump_hi, row)
                 elif n < 0:
                     reg[R_GENERATED] += 1
@@ -602,10 +607,10 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
             beta = flts[p, X_BETA]
             tt_move = -1
             if entry >= 0:
-                tt_move = tt_moves[entry]
-                meta = tt_meta[entry]
+                tt_move = tt[entry].move
+                meta = tt[entry].meta
                 if tt_mode == TT_FULL and (meta & 255) >= depth:
-                    value = _from_tt(tt_vals[entry], p)
+                    value = _from_tt(tt[entry].value, p)
                     flag = (meta >> 8) & 3
                     if flag == EXACT:
                         ret = value
@@ -642,8 +647,8 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
             ints[p, F_I] = 0
             if (null_r > 0 and depth > null_r and p > 1 and ints[p, F_NULLOK] != 0 and ints[p, F_CHECK] == 0
                     and beta < _MATE and beta > -_MATE):
-                if use_ec and ec_keys[np.int64(h & ec_mask)] == h:
-                    static = ec_vals[np.int64(h & ec_mask)]
+                if use_ec and ec[np.int64(h & ec_mask)].key == h:
+                    static = ec[np.int64(h & ec_mask)].value
                 else:
                     static = evaluate(game, board, temp, dm, side, geo, jumps, jump_lo, jump_hi, ints[p, F_MOVERN], buf, weights)
                 if static >= beta:
@@ -774,7 +779,7 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
                     flag = LOWER
                 else:
                     flag = EXACT
-                tt_store(tt_keys, tt_vals, tt_moves, tt_meta, hashes[p], depth, flag, _to_tt(best, p),
+                tt_store(tt, hashes[p], depth, flag, _to_tt(best, p),
                          ints[p, F_BESTMOVE], generation)
             ret = best
             mode = M_RETURN

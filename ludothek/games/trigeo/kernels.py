@@ -30,8 +30,8 @@ from ..dice.kernels import (
     undo_move,
 )
 from ..dice.masks import (
-    KNIGHT_HIGH, KNIGHT_LOW, ONE, PAWN_CAPTURES, TOUCH_HIGH, TOUCH_LOW, attacked_or_jumped, bit, lowest,
-    masked_count_moves,
+    KNIGHT_HIGH, KNIGHT_LOW, ONE, PAWN_CAPTURES, TOUCH_HIGH, TOUCH_LOW, attacked_or_jumped, bit, first_on_ray, has,
+    lowest, masked_count_moves,
 )
 from ...boards.triangle66 import G_ROW, G_UP
 from numba.cpython.unsafe.numbers import trailing_zeros
@@ -161,9 +161,18 @@ def masked_captures(board, d, geo, side, jumps, jump_lo, jump_hi, out):
                 out[n] = out[i]
                 n += 1
         return n
+    return free_captures(board, d, geo, side, jumps, jump_lo, jump_hi, out)
+
+
+@njit(cache=True)
+def free_captures(board, d, geo, side, jumps, jump_lo, jump_hi, out):
+    """:func:`masked_captures` when the 1 of ``side`` stands and is not threatened (all its
+    dice may capture): by ascending ``from``."""
     sgn = 1 - 2 * side
     enemy_lo = d[8 - 8 * side, 0]
     enemy_hi = d[8 - 8 * side, 1]
+    occ_lo = d[0, 0] | d[8, 0]
+    occ_hi = d[0, 1] | d[8, 1]
     last = 6 if side == 0 else 1
     n = 0
     for w in range(2):
@@ -200,10 +209,8 @@ def masked_captures(board, d, geo, side, jumps, jump_lo, jump_hi, out):
                     side_dir = (direction & 1) == geo[cell, G_UP]
                     if (face == 4 and side_dir) or (face == 5 and not side_dir):
                         continue
-                    t = geo[cell, direction]
-                    while t >= 0 and board[t] == 0:
-                        t = geo[t, direction]
-                    if t >= 0 and board[t] * sgn < 0:
+                    t = first_on_ray(cell, direction, occ_lo, occ_hi)
+                    if t >= 0 and has(enemy_lo, enemy_hi, t):
                         out[n] = cell * CELLS + t
                         n += 1
     return n
