@@ -52,6 +52,8 @@ DEFAULTS = {
 WEIGHTS = {K.TRIGEO: TRIGEO_WEIGHTS, K.HEXALIT: HEXALIT_WEIGHTS}
 _TT_MODES = {"off": K.TT_OFF, "moves": K.TT_MOVES, "full": K.TT_FULL}
 _LINE = 30
+#: the evaluation cache's size, 2**14 entries (256 KB: it stays in the L2 cache)
+EVAL_BITS = 14
 
 
 @dataclass
@@ -72,7 +74,7 @@ class Root:
 class SearchTables:
     """The arrays of one compiled search (see :mod:`.search_kernels`)."""
 
-    def __init__(self, game: int, tt_bits: int = 20, eval_bits: int = 14):
+    def __init__(self, game: int, tt_bits: int = 20, eval_bits: int = EVAL_BITS):
         frames, width = K.MAX_FRAMES, K.MAX_LIST
         self.game = game
         self.par = np.zeros(K.N_PAR, np.int64)
@@ -133,7 +135,7 @@ def analyse(agent, state, clock: Clock, root: Root, order) -> Analysis:
     tables = getattr(agent, "compiled_tables", None)
     if not isinstance(tables, SearchTables) or tables.game != root.game:
         bits = _table_bits(clock)
-        tables = SearchTables(root.game, tt_bits=bits, eval_bits=min(14, bits))
+        tables = SearchTables(root.game, tt_bits=bits, eval_bits=min(EVAL_BITS, bits))
         agent.compiled_tables = tables
     options = options_of(agent, root.game)
     tables.weights[:] = weights_of(options, root.game)

@@ -568,10 +568,11 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
                 n = ints[p, F_N]
                 row = moves[p]
                 srow = scores[p]
-                if game == TRIGEO and n < 0 and ints[p, F_MOVERN] >= 0:  # the status found the 1 not threatened
-                    n = free_captures(board, dm, geo, side, jumps, jump_lo, jump_hi, row)
-                elif game == TRIGEO and n < 0:  # (a cached position: no status asked)
-                    n = masked_captures(board, dm, geo, side, jumps, jump_lo, jump_hi, row)
+                if game == TRIGEO and n < 0:
+                    if ints[p, F_MOVERN] >= 0:  # the status found the 1 not threatened: no need to ask again
+                        n = free_captures(board, dm, geo, side, jumps, jump_lo, jump_hi, row)
+                    else:  # (a cached position: no status asked)
+                        n = masked_captures(board, dm, geo, side, jumps, jump_lo, jump_hi, row)
                 elif n < 0:
                     reg[R_GENERATED] += 1
                     n, check, mover_n = generate(game, board, temp, dm, side, geo, jumps, jump_lo, jump_hi, row)
