@@ -127,3 +127,27 @@ def test_no_file_outside_the_games_packages_names_a_game():
             if pattern.search(line):
                 offenders.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert offenders == []
+
+
+
+def test_the_kernel_cache_ignores_only_modules_no_kernel_depends_on():
+    """jit_cache leaves web/, cli.py and terminal.py out of the kernel cache's key: sound only
+    while no module that uses numba imports any of them, directly or through other modules."""
+    from ludothek.core.jit_cache import _NO_KERNELS
+
+    def ignored(module: str) -> bool:
+        relative = module.removeprefix("ludothek.").replace(".", "/")
+        return any(relative == part.removesuffix(".py").rstrip("/") or relative.startswith(part)
+                   for part in _NO_KERNELS)
+
+    graph = _graph()
+    paths = {_module_name(path): path for path in ROOT.rglob("*.py")}
+    kernels = [name for name, path in paths.items() if "numba" in path.read_text("utf-8") and not ignored(name)]
+    assert "ludothek.games.trike.kernels" in kernels
+    assert ignored("ludothek.web.app") and ignored("ludothek.cli") and not ignored("ludothek.core.spec")
+    reached, todo = set(kernels), list(kernels)
+    while todo:
+        for other in graph[todo.pop()] - reached:
+            reached.add(other)
+            todo.append(other)
+    assert sorted(filter(ignored, reached)) == []

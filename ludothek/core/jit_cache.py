@@ -2,8 +2,10 @@
 
 numba's disk cache checks only the source file of the function it loads, so a cached kernel
 that calls kernels in another module keeps their old machine code after that module changes.
-We therefore key one cache folder by the contents of all of Ludothek's source: any edit gives
-a fresh folder, and unchanged code loads from disk. Must run before numba is imported.
+We therefore key one cache folder by the contents of Ludothek's source: any edit gives a fresh
+folder, and unchanged code loads from disk. The web app, the command line and the terminal
+front end hold no kernel and no table a kernel reads, so their edits keep the folder (a web
+change does not recompile every game). Must run before numba is imported.
 """
 
 from __future__ import annotations
@@ -20,11 +22,16 @@ from typing import Any
 _KEEP_OLD_SECONDS = 24 * 3600  # another process may still be using an older folder
 
 _PACKAGE = Path(__file__).resolve().parent.parent
+#: the parts of the package no kernel can depend on (the architecture test keeps games and
+#: core from importing them)
+_NO_KERNELS = ("web/", "cli.py", "terminal.py")
 
 
 def source_digest() -> str:
     digest = hashlib.sha1()
     for path in sorted(_PACKAGE.rglob("*.py")):
+        if path.relative_to(_PACKAGE).as_posix().startswith(_NO_KERNELS):
+            continue
         digest.update(str(path.relative_to(_PACKAGE)).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
