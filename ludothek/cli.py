@@ -329,7 +329,7 @@ def verify(path: str, lang: str | None) -> None:
         start = i18n.text("verify_ok_start", lang) if report.start_roll else ""
         click.echo(i18n.text("verify_ok", lang, file=path, rolls=report.rolls, start=start))
         return
-    if report.problem == "broken":  # why the moves stop replaying, in the game's words
+    if report.problem in ("broken", "scheme"):  # why the moves stop replaying, in the game's words
         click.echo(f"{path}: {in_language(report.detail, lang)}", err=True)
     else:
         click.echo(i18n.text(f"verify_{report.problem}", lang, file=path, ply=report.ply, move=report.move,

@@ -23,6 +23,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "played": {"en": "{who} plays {move}", "de": "{who} spielt {move}"},
     "rolled": {"en": "The die shows {face}", "de": "Der Würfel zeigt {face}"},
     "nothing_to_undo": {"en": "Nothing to undo.", "de": "Nichts zurückzunehmen."},
+    "undo_past_roll": {"en": "A die has been rolled since your last move began, and a shown roll is never taken "
+                             "back. Move first; then you can undo that move.",
+                       "de": "Seit Beginn deines letzten Zuges wurde gewürfelt, und ein gezeigter Wurf wird nie "
+                             "zurückgenommen. Zieh zuerst; dann kannst du diesen Zug zurücknehmen."},
     "saved": {"en": "Saved the record to {path}", "de": "Partie gespeichert in {path}"},
     "resigned": {"en": "{colour} resigns.", "de": "{colour} gibt auf."},
     "winner": {"en": "{colour} wins.", "de": "{colour} gewinnt."},
@@ -197,6 +201,9 @@ WEB: dict[str, dict[str, str]] = {
     "final_score": {"en": "Score: {score}", "de": "Punkte: {score}"},
     # takebacks and draw offers in online games
     "offer_takeback": {"en": "Propose a takeback", "de": "Zurücknahme vorschlagen"},
+    "roll_kept": {"en": "A die has been rolled since your last move began, and a shown roll is never taken back.",
+                  "de": "Seit Beginn deines letzten Zuges wurde gewürfelt, und ein gezeigter Wurf wird nie "
+                        "zurückgenommen."},
     "offer_draw": {"en": "Offer a draw", "de": "Remis anbieten"},
     "takeback_waiting": {"en": "You proposed to take back your last move: waiting for an answer.",
                          "de": "Du hast vorgeschlagen, deinen letzten Zug zurückzunehmen: Warte auf die Antwort."},

@@ -236,18 +236,26 @@ class TerminalGame:
 
     def undo(self) -> None:
         """Take back to the last time a person was to move (skipping agents and rolls):
-        against an agent, the person's last move and the agent's reply. Never after the end."""
+        against an agent, the person's last move and the agent's reply. Never after the end,
+        and against an agent never past a roll that was shown (its face stays: nobody learns a
+        face and then chooses anew)."""
         if self.state.is_over() or self.resigned is not None:
             self.say("undo_over")
             return
         if not self.state.ply:
             self.say("nothing_to_undo")
             return
-        self.state.undo()
-        while self.state.ply and (
-            self.state.current_player() == CHANCE or self.seats[self.state.current_player()] is not None
-        ):
-            self.state.undo()
+        probe = self.state.copy()
+        crosses_a_roll = False
+        while True:
+            probe.undo()
+            crosses_a_roll = crosses_a_roll or probe.current_player() == CHANCE
+            if not probe.ply or (probe.current_player() != CHANCE and self.seats[probe.current_player()] is None):
+                break
+        if crosses_a_roll and self.fair:
+            self.say("undo_past_roll")
+            return
+        self.rewind(probe.ply)
         self.console.print(self.state.render(self.lang))
 
     def result(self) -> str:

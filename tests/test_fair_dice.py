@@ -6,7 +6,9 @@ never by name."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import hmac
 import io
 import random
 import time
@@ -15,6 +17,8 @@ from collections import Counter
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 
 import ludothek
@@ -109,6 +113,36 @@ def test_an_outcome_depends_on_secret_game_and_ply_only():
     assert first != [fairdice.outcome(SECRET, "g2", ply, outcomes) for ply in range(200)]
 
 
+def test_a_roll_is_bound_to_the_action_chosen_before_it():
+    """Scheme 2: the message is GAMEID:PLY:CHOSEN, so rolling another die at the same ply is
+    another, independent draw (over 60 plies the faces of two choices differ somewhere)."""
+    outcomes = [(a, 1 / 6) for a in range(6)]
+    b4 = [fairdice.outcome(SECRET, "g1", ply, outcomes, "B4W") for ply in range(60)]
+    b5 = [fairdice.outcome(SECRET, "g1", ply, outcomes, "B5W") for ply in range(60)]
+    assert b4 != b5
+    assert b4 != [fairdice.outcome(SECRET, "g1", ply, outcomes) for ply in range(60)]  # scheme 1's message
+    # the message as documented, computed by hand: HMAC-SHA256(secret, "g1:7:B4W"), 8 bytes mod 6
+    value = int.from_bytes(hmac.new(SECRET.encode(), b"g1:7:B4W", hashlib.sha256).digest()[:8], "big")
+    assert value < (1 << 64) - (1 << 64) % 6  # not a rejected number (else the next digest counts)
+    assert b4[7] == value % 6
+
+
+@needs_chance
+@pytest.mark.parametrize("game", CHANCE_GAMES)
+def test_roll_binds_the_notation_of_the_action_before_the_chance_node(game):
+    state = game_class(game)()
+    if state.current_player() == CHANCE:  # a roll at the setup position follows no choice
+        assert fairdice.chosen_before(state) == ""
+        state.play(fairdice.roll(state, SECRET, "g9"))
+    action = next(a for a in state.legal_actions() if _leads_to_chance(state, a))
+    chosen = state.action_to_str(action)
+    state.play(action)
+    assert fairdice.chosen_before(state) == chosen
+    assert fairdice.roll(state, SECRET, "g9") == fairdice.outcome(SECRET, "g9", state.ply, state.chance_outcomes(), chosen)
+    assert fairdice.roll(state, SECRET, "g9", scheme=1) == fairdice.outcome(SECRET, "g9", state.ply,
+                                                                              state.chance_outcomes())
+
+
 def test_a_rejected_number_draws_the_next_one():
     """A total just above 2^63 rejects nearly half the 64-bit numbers: the draw stays in range,
     deterministic, and spread over the whole range."""
@@ -132,16 +166,33 @@ def test_the_roll_for_the_first_move_follows_from_the_secret():
 
 
 # ---------------------------------------------------------------------------- verify
-def _fair_record(game: str, seed: int, secret: str = SECRET, game_id: str = "testgame1") -> Record:
+def _fair_record(game: str, seed: int, secret: str = SECRET, game_id: str = "testgame1",
+                 scheme: int = fairdice.SCHEME) -> Record:
     """A random game whose rolls come from the secret, with the fair-dice tags."""
     rng = random.Random(seed)
     state = game_class(game)()
     while not state.is_over() and state.ply < 60:
         if state.current_player() == CHANCE:
-            state.play(fairdice.roll(state, secret, game_id))
+            state.play(fairdice.roll(state, secret, game_id, scheme))
         else:
             state.play(rng.choice(state.legal_actions()))
-    return Record.from_state(state, **fairdice.tags(game_id, secret, reveal=True))
+    return Record.from_state(state, **fairdice.tags(game_id, secret, reveal=True, scheme=scheme))
+
+
+@needs_chance
+@pytest.mark.parametrize("game", CHANCE_GAMES)
+def test_records_of_both_schemes_verify_and_the_scheme_tag_decides(game):
+    old = _fair_record(game, seed=5, scheme=1)
+    new = _fair_record(game, seed=5)
+    assert "DiceScheme" not in old.tags and new.tags["DiceScheme"] == "2"
+    assert fairdice.verify(old).ok and fairdice.verify(dumps(old)).ok
+    assert fairdice.verify(new).ok and fairdice.verify(dumps(new)).ok
+    # read with the other scheme, some roll of a long enough game differs
+    swapped = dict(new.tags)
+    del swapped["DiceScheme"]
+    assert fairdice.verify(dataclasses.replace(new, tags=swapped)).problem in ("roll", "broken")
+    report = fairdice.verify(dataclasses.replace(new, tags=dict(new.tags, DiceScheme="3")))
+    assert report.problem == "scheme" and "DiceScheme" in str(report) and "1, 2" in str(report)
 
 
 def _chance_plies(record: Record) -> list[int]:
@@ -302,31 +353,122 @@ def _rolls(record: Record) -> dict[int, int]:
     return found
 
 
+def _post(client, game_id, action, token, **body):
+    return client.post(f"/api/games/{game_id}/{action}", json={"token": token, **body})
+
+
+def _roll_move(client, game_id) -> tuple[str, int]:
+    """A move of the player to move after which the server rolls, and the ply it is made at."""
+    state = _record(client, game_id).replay()
+    action = next(a for a in state.legal_actions() if _leads_to_chance(state, a))
+    return state.action_to_str(action), state.ply
+
+
 @needs_chance
 @pytest.mark.parametrize("game", CHANCE_GAMES)
-def test_undo_and_roll_again_gives_the_same_face_against_a_bot(client, game):
-    body = {"game": game, "opponent": "bot", "bot": "random", "seat": 0, "start": "fixed"}
-    created = client.post("/api/games", json=body)
+def test_a_shown_roll_is_never_undone_against_a_bot(client, game):
+    created = client.post("/api/games", json={"game": game, "opponent": "bot", "bot": "random", "seat": 0,
+                                              "start": "fixed"})
     assert created.status_code == 201, created.text
     game_id, token = created.json()["id"], created.json()["token"]
     view = _wait_for_my_turn(client, game_id, 0)
-    dice = view["dice"]
-    assert dice["secret"] is None and len(dice["commitment"]) == 64
-    # a move of mine after which the server rolls
+    text, ply = _roll_move(client, game_id)
+    response = _post(client, game_id, "move", token, move=text)
+    assert response.status_code == 200, response.text
+    face = _rolls(_record(client, game_id))[ply + 1]
+    view = _wait_for_my_turn(client, game_id, 0)
+    if view["status"] != "ongoing":
+        pytest.skip("the random bot ended the game at once")
+    assert view["undo"] is False and view["undo_blocked"] == "roll" and view["roll_floor"] >= ply + 2
+    refused = _post(client, game_id, "undo", token)
+    assert refused.status_code == 409 and refused.json()["key"] == "web.undo_past_roll", refused.text
+    assert _view(client, game_id)["plies"] == view["plies"] and _rolls(_record(client, game_id))[ply + 1] == face
+    # a move after the roll can be undone again, down to the roll and no further
     state = _record(client, game_id).replay()
-    action = next(a for a in state.legal_actions() if _leads_to_chance(state, a))
-    text, ply = state.action_to_str(action), state.ply
-    faces = []
-    for attempt in range(9):
-        response = client.post(f"/api/games/{game_id}/move", json={"token": token, "move": text})
-        assert response.status_code == 200, response.text
-        faces.append(_rolls(_record(client, game_id))[ply + 1])
-        if attempt < 8:
-            undone = client.post(f"/api/games/{game_id}/undo", json={"token": token})
-            assert undone.status_code == 200, undone.text
-            assert _view(client, game_id)["plies"] == ply
-    assert len(set(faces)) == 1, faces
-    assert _view(client, game_id)["dice"]["commitment"] == dice["commitment"]
+    quiet = [a for a in state.legal_actions() if not _leads_to_chance(state, a)]
+    if not quiet:
+        return
+    plies = _view(client, game_id)["plies"]
+    assert _post(client, game_id, "move", token, move=state.action_to_str(quiet[0])).status_code == 200
+    after = _wait_for_my_turn(client, game_id, 0)
+    if after["status"] != "ongoing":
+        return
+    if max(_rolls(_record(client, game_id))) > plies:  # the bot's reply was a roll: that one stays now
+        assert after["undo"] is False and after["undo_blocked"] == "roll"
+        return
+    assert after["undo"] is True and after["undo_blocked"] is None
+    undone = _post(client, game_id, "undo", token)
+    assert undone.status_code == 200, undone.text
+    assert undone.json()["game"]["plies"] == plies
+    assert _rolls(_record(client, game_id))[ply + 1] == face
+
+
+@needs_chance
+def test_a_takeback_past_a_shown_roll_is_refused_online(client):
+    game = CHANCE_GAMES[0]
+    created = client.post("/api/games", json={"game": game, "opponent": "friend", "start": "fixed"}).json()
+    game_id, tokens = created["id"], [created["token"], None]
+    joined = client.post(f"/api/games/{game_id}/join", json={"invite": created["invite"]})
+    assert joined.status_code == 200, joined.text
+    tokens[1] = joined.json()["token"]
+    view = _view(client, game_id)
+    mover = view["to_seat"]
+    text, ply = _roll_move(client, game_id)
+    assert _post(client, game_id, "move", tokens[mover], move=text).status_code == 200
+    view = _view(client, game_id)
+    assert view["takeback"][mover] is False and view["moved"][mover] is True
+    refused = _post(client, game_id, "offer", tokens[mover], kind="takeback")
+    assert refused.status_code == 409 and refused.json()["key"] == "web.takeback_past_roll", refused.text
+    assert _view(client, game_id)["offer"] is None
+
+
+CALLS = st.lists(st.tuples(st.integers(0, 1), st.sampled_from(["move", "move", "undo", "offer", "answer"]),
+                           st.integers(0, 10**6)), min_size=4, max_size=14)
+
+
+@needs_chance
+@settings(max_examples=12)
+@given(game=st.sampled_from(CHANCE_GAMES or ["none"]), opponent=st.sampled_from(["bot", "friend"]), calls=CALLS)
+def test_no_sequence_of_calls_learns_a_face_before_committing_to_the_die(tmp_path_factory, game, opponent, calls):
+    """Any sequence of moves, undos, takeback offers and answers, against a bot and online: once
+    a roll was shown, it and every action before it stay as they were. So a player never sees
+    a face and then commits to a different choice at that ply. (Every call is drawn up front:
+    the bot's timing must not change what hypothesis draws.)"""
+    pytest.importorskip("starlette")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+    from ludothek.web import create_app
+
+    db = str(tmp_path_factory.mktemp("dice") / "web.sqlite3")
+    with TestClient(create_app(db, bot_executor="thread", rate_limits="off")) as client:
+        spec = {"game": game, "opponent": opponent, "bot": "random", "seat": 0, "start": "fixed"}
+        created = client.post("/api/games", json=spec).json()
+        game_id, tokens = created["id"], [created["token"], created["token"]]
+        if opponent == "friend":
+            tokens[1] = client.post(f"/api/games/{game_id}/join", json={"invite": created["invite"]}).json()["token"]
+        shown: list = []  # the actions up to and including the last roll anybody has seen
+        for seat, kind, pick in calls:
+            view = _wait_for_my_turn(client, game_id, 0) if opponent == "bot" else _view(client, game_id)
+            if view["status"] != "ongoing":
+                break
+            if opponent == "bot":
+                seat = 0
+            if kind == "move" and view["to_seat"] == seat:
+                move = view["moves"][pick % len(view["moves"])]["move"]
+                _post(client, game_id, "move", tokens[seat], move=move, ply=view["plies"])
+            elif kind == "undo":
+                _post(client, game_id, "undo", tokens[seat])
+            elif kind == "offer":
+                _post(client, game_id, "offer", tokens[seat], kind="takeback")
+            elif kind == "answer":
+                _post(client, game_id, "answer", tokens[seat], accept=True)
+            record = _record(client, game_id)
+            history = record.replay().history
+            assert history[:len(shown)] == shown, "a shown roll, or an action before it, was taken back"
+            rolls = _rolls(record)
+            if rolls:
+                shown = history[:max(rolls) + 1]
 
 
 @needs_chance
@@ -526,12 +668,14 @@ def test_the_terminal_rolls_fair_against_an_agent_and_the_saved_record_verifies(
     seat = state.current_player()
     path = tmp_path / "terminal.ludo"
     secret = fairdice.new_secret()
-    session, output = _terminal(state.copy(), "random", seat, [roll_text, "undo", roll_text, "quit", "y", str(path)],
+    session, output = _terminal(state.copy(), "random", seat, [roll_text, "undo", "quit", "y", str(path)],
                                 interactive=True, dice_secret=secret, game_id="term1")
     session.run()
     text = output.getvalue()
-    expected = fairdice.outcome(secret, "term1", state.ply + 1, _after(state, roll_text).chance_outcomes())
+    expected = fairdice.outcome(secret, "term1", state.ply + 1, _after(state, roll_text).chance_outcomes(), roll_text)
     assert session.state.history[state.ply + 1] == expected, text
+    # the roll was shown: undo refuses to take it back, and the agent's reply stays too
+    assert "a shown roll is never taken back" in text and session.state.ply > state.ply + 1, text
     record = loads(path.read_text("utf-8"))
     assert record.tags["DiceSecret"] == secret and record.tags["GameId"] == "term1"
     report = fairdice.verify(record)
@@ -588,3 +732,14 @@ def test_the_play_command_refuses_a_typed_outcome_against_a_bot():
     words = " ".join(hot.output.split())
     assert hot.exit_code == 0 and "without its outcome" not in words and "Fair dice" not in words, words
     assert found in words  # the position after the typed roll and outcome is drawn
+
+
+@needs_chance
+def test_verify_command_names_an_unknown_dice_scheme(tmp_path):
+    record = _fair_record(CHANCE_GAMES[0], seed=2)
+    path = tmp_path / "future.ludo"
+    path.write_text(dumps(dataclasses.replace(record, tags=dict(record.tags, DiceScheme="7"))), encoding="utf-8")
+    result = _invoke("verify", str(path), "--lang", "en")
+    assert result.exit_code == 1 and "DiceScheme" in result.output and "'7'" in result.output, result.output
+    result = _invoke("verify", str(path), "--lang", "de")
+    assert result.exit_code == 1 and "keines, das diese Version kennt" in result.output, result.output

@@ -1,6 +1,7 @@
-"""Fair dice in the browser: against a bot, a roll taken back with the page's Undo button and
-rolled again shows the same face every time; the "verify the dice" element shows the commitment
-while the game goes on and the secret once it is over. Games with dice are found by their
+"""Fair dice in the browser: against a bot, once a roll was shown the page's Undo button is greyed
+and says why (a shown roll is never taken back), and online the takeback button likewise; the
+"verify the dice" element shows the commitment while the game goes on and the secret once it
+is over. Games with dice are found by their
 protocol, never by name."""
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ def view(page):
 
 def wait_until(page, condition: str, arg=None, name="timeout"):
     try:
-        page.wait_for_function(condition, arg=arg, timeout=30000)
+        page.wait_for_function(condition, arg=arg, timeout=120000)
     except sync_api.TimeoutError:
         shot(page, f"fair-dice-{name}")
         raise
@@ -87,16 +88,22 @@ def record(server, game_id):
     return loads(response.text)
 
 
+def rolls_of(rec) -> dict[int, int]:
+    """The record's chance outcomes (as actions) by the ply they were rolled at."""
+    state = game_class(rec.game)(rec.position, **rec.options)
+    found = {}
+    for action in rec.replay().history:
+        if state.current_player() == CHANCE:
+            found[state.ply] = action
+        state.play(action)
+    return found
+
+
 def roll_at(server, game_id, ply):
     """The chance outcome the server rolled at ``ply`` (as its action)."""
-    rec = record(server, game_id)
-    state = game_class(rec.game)(rec.position, **rec.options)
-    for action in rec.replay().history:
-        if state.ply == ply:
-            assert state.current_player() == CHANCE
-            return action
-        state.play(action)
-    raise AssertionError(f"no roll at ply {ply}")
+    rolls = rolls_of(record(server, game_id))
+    assert ply in rolls, f"no roll at ply {ply}"
+    return rolls[ply]
 
 
 def type_move(page, text):
@@ -108,7 +115,7 @@ def type_move(page, text):
 
 @pytest.mark.skipif(not GAMES, reason="no installed game rolls dice at once")
 @pytest.mark.parametrize("game", GAMES[:1])
-def test_the_same_roll_after_eight_undos_and_the_dice_element(page, server, game):
+def test_a_shown_roll_greys_undo_and_the_dice_element(page, server, game):
     for _ in range(5):  # a game in which a roll cannot be answered by the end (nearly always the first)
         page.goto(server + "/")
         page.click(f'.game-card[data-game="{game}"]')
@@ -136,17 +143,33 @@ def test_the_same_roll_after_eight_undos_and_the_dice_element(page, server, game
 
     text, ply = state.action_to_str(action), state.ply
     type_move(page, text)
-    faces = [roll_at(server, game_id, ply + 1)]
-    for _ in range(8):
-        wait_until(page, "() => document.querySelector('#undo') !== null", name="undo-button")
-        version = view(page)["view"]["version"]
-        page.click("#undo")
-        wait_until(page, "v => window.ludothekGame.view.version !== v", version, "undo")
-        wait_until(page, "p => window.ludothekGame.view.plies === p", ply, "undone")
-        wait_until(page, MY_TURN, name="turn-after-undo")
-        type_move(page, text)
-        faces.append(roll_at(server, game_id, ply + 1))
-    assert len(faces) == 9 and len(set(faces)) == 1, faces
+    face = roll_at(server, game_id, ply + 1)
+    wait_until(page, MY_TURN, name="turn-after-roll")
+    # the roll was shown: Undo is greyed and says why; the face stays
+    wait_until(page, "() => document.querySelector('#undo') !== null", name="undo-button")
+    assert page.locator("#undo").is_disabled()
+    why = page.locator("#undo-why").inner_text()
+    assert "shown roll is never taken back" in why and page.locator("#undo").get_attribute("title") == why
+    assert page.locator("#undo").get_attribute("aria-describedby") == "undo-why"
+    assert view(page)["view"]["undo_blocked"] == "roll"
+    shot(page, "fair-dice-undo-greyed")
+    plies = view(page)["view"]["plies"]
+    refused = httpx.post(f"{server}/api/games/{game_id}/undo", json={"token": page.evaluate(
+        f"() => localStorage.getItem('ludothek.token.{game_id}')")})
+    assert refused.status_code == 409 and view(page)["view"]["plies"] == plies
+    assert roll_at(server, game_id, ply + 1) == face
+    # a move after the roll: Undo takes back that move (and the bot's reply), never the roll
+    state = record(server, game_id).replay()
+    quiet = [a for a in state.legal_actions() if not _leads_to_chance(state, a)]
+    if quiet:
+        type_move(page, state.action_to_str(quiet[0]))
+        wait_until(page, f"() => ({MY_TURN})() || window.ludothekGame.view.status !== 'ongoing'", name="reply")
+        rolled_since = any(p >= plies for p in rolls_of(record(server, game_id)))  # the bot rolled in reply
+        if view(page)["view"]["status"] == "ongoing" and not rolled_since:
+            wait_until(page, "() => document.querySelector('#undo:not([disabled])') !== null", name="undo-enabled")
+            page.click("#undo")
+            wait_until(page, "p => window.ludothekGame.view.plies === p", plies, "undone")
+            assert roll_at(server, game_id, ply + 1) == face
     assert page.locator("#fair-dice").get_attribute("open") is not None  # stays open across updates
     shot(page, "fair-dice-same-roll")
 
@@ -169,3 +192,24 @@ def test_the_same_roll_after_eight_undos_and_the_dice_element(page, server, game
     assert "Geheimnis" in page.locator("#fair-dice").inner_text()
     assert page.locator("#dice-secret").inner_text().strip() == secret
     shot(page, "fair-dice-revealed-de")
+
+
+@pytest.mark.skipif(not GAMES, reason="no installed game rolls dice at once")
+def test_online_the_takeback_button_is_greyed_after_a_shown_roll(page, server):
+    game = GAMES[0]
+    created = httpx.post(f"{server}/api/games", json={"game": game, "opponent": "friend", "start": "fixed",
+                                                      "seat": 0}).json()
+    game_id = created["id"]
+    joined = httpx.post(f"{server}/api/games/{game_id}/join", json={"invite": created["invite"]})
+    assert joined.status_code == 200, joined.text
+    page.goto(server + "/")
+    page.evaluate("([id, token]) => localStorage.setItem(`ludothek.token.${id}`, token)", [game_id, created["token"]])
+    page.goto(f"{server}/play/{game_id}")
+    wait_until(page, MY_TURN, name="online-turn")
+    state = record(server, game_id).replay()
+    action = next(a for a in state.legal_actions() if _leads_to_chance(state, a))
+    type_move(page, state.action_to_str(action))
+    wait_until(page, "() => document.querySelector('#offer-takeback') !== null", name="takeback-button")
+    assert page.locator("#offer-takeback").is_disabled()
+    assert "never taken back" in page.locator("#offer-takeback-why").inner_text()
+    shot(page, "fair-dice-takeback-greyed")

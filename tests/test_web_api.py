@@ -340,6 +340,30 @@ def test_websocket_live_game(client):
     assert view(client, game_id)["game"]["version"] == version
 
 
+def test_a_move_for_a_stale_ply_is_refused_with_the_current_game(client):
+    created = create(client, "trike")
+    game_id, token = created["id"], created["token"]
+    assert move(client, game_id, token, "a1", ply=0).status_code == 200
+    stale = move(client, game_id, token, "b2", ply=0)  # a repeated request meant for the start
+    assert stale.status_code == 409 and stale.json()["key"] == "web.stale_ply", stale.text
+    assert "after 0 actions" in stale.json()["error"] and "now has 1" in stale.json()["error"]
+    assert stale.json()["game"]["plies"] == 1 and stale.json()["game"]["history"][0]["text"] == "a1"
+    assert move(client, game_id, token, "b2", ply=1).status_code == 200
+    undone = client.post(f"/api/games/{game_id}/undo", json={"token": token, "ply": 1})
+    assert undone.status_code == 409 and undone.json()["game"]["plies"] == 2  # not the undo meant for ply 1
+    assert view(client, game_id)["game"]["plies"] == 2
+    for bad in ("2", -1, True, 1.5, [2]):
+        response = move(client, game_id, token, "c3", ply=bad)
+        assert response.status_code == 400 and response.json()["key"] == "web.ply_number", (bad, response.text)
+    assert view(client, game_id)["game"]["plies"] == 2
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        assert ws.receive_json()["type"] == "state"
+        ws.send_json({"type": "move", "move": "c3", "token": token, "ply": 1, "ref": 5})
+        reply = ws.receive_json()
+        assert reply["type"] == "error" and reply["status"] == 409 and reply["ref"] == 5, reply
+        assert reply["key"] == "web.stale_ply" and reply["game"]["plies"] == 2
+
+
 def test_websocket_for_a_missing_game(client):
     with client.websocket_connect("/ws/games/nothing-here") as ws:
         assert ws.receive_json()["status"] == 404

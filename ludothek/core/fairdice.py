@@ -9,11 +9,15 @@ secret hashes to the commitment and re-derive every roll from it (``ludothek ver
 The roll at ply ``p`` (the ``p``-th action from the setup position, counting from 0) of game
 ``game_id`` is derived from ::
 
-    HMAC-SHA256(key = the secret's 64 hex digits as ASCII, message = f"{game_id}:{p}")
+    HMAC-SHA256(key = the secret's 64 hex digits as ASCII, message = f"{game_id}:{p}:{chosen}")
 
-and nothing else, so undoing a roll and rolling again at the same ply, replaying the game, or a
-server crash between roll and commit never change what the die shows. How a digest becomes an
-outcome (:func:`outcome`), exactly for the probabilities:
+where ``chosen`` is the notation of the action just before the roll (the player's choice of
+die, ``B5W`` for a roll of the die on B5; empty at ply 0), and nothing else. So replaying the
+game or a server crash between roll and commit never change what the die shows, and no choice
+inherits another choice's face: rolling the die on B4 instead of B5 at the same ply is another
+message. (Records written before December 2026 have no ``DiceScheme`` tag and used the message
+``f"{game_id}:{p}"``, scheme 1; :func:`verify` checks them so.) How a digest becomes an outcome
+(:func:`outcome`), exactly for the probabilities:
 
 1. The outcomes ``(action, probability)`` of the state's ``chance_outcomes()`` are sorted by
    action. Each probability is read as the nearest fraction with a denominator up to 2^16 (the
@@ -57,6 +61,11 @@ TAG_COMMITMENT = "DiceCommitment"
 TAG_SECRET = "DiceSecret"
 #: the tag the roll for the first move is written in (``"high: white 3, black 5"``)
 TAG_START_ROLL = "StartRoll"
+#: the tag naming how a roll's message is formed: "2" binds the chosen action (above); records
+#: without it are scheme 1 (the game's id and the ply only)
+TAG_SCHEME = "DiceScheme"
+SCHEME = 2
+SCHEMES = (1, 2)
 SECRET_BYTES = 32
 _SECRET = re.compile(r"[0-9a-f]{64}")
 _DENOMINATOR = 1 << 16
@@ -118,11 +127,14 @@ def weights(outcomes: Sequence[tuple[int, float]]) -> list[tuple[int, int]]:
     return [(action, w) for (action, _), w in zip(ordered, whole)]
 
 
-def outcome(secret: str, game_id: str, ply: int, outcomes: Sequence[tuple[int, float]]) -> int:
+def outcome(secret: str, game_id: str, ply: int, outcomes: Sequence[tuple[int, float]],
+            chosen: str | None = None) -> int:
     """The chance outcome (an action of ``outcomes``, the state's ``chance_outcomes()``) that
-    the secret gives at ``ply`` (the state's ``ply`` at the chance node) of game ``game_id``."""
+    the secret gives at ``ply`` (the state's ``ply`` at the chance node) of game ``game_id``
+    after the action written ``chosen`` (None: scheme 1, which did not bind it)."""
     weighted = weights(outcomes)
-    r = _uniform(_key(secret), f"{game_id}:{int(ply)}", sum(w for _, w in weighted))
+    message = f"{game_id}:{int(ply)}" if chosen is None else f"{game_id}:{int(ply)}:{chosen}"
+    r = _uniform(_key(secret), message, sum(w for _, w in weighted))
     for action, w in weighted:
         if r < w:
             return action
@@ -155,9 +167,11 @@ def roll_first(colours: tuple[str, str], rule: str, secret: str, game_id: str) -
     return roll_for_first(colours, rule, seat_dice(secret, game_id))
 
 
-def tags(game_id: str, secret: str, reveal: bool) -> dict[str, str]:
-    """The record tags of a fair game: its id and commitment, and the secret if ``reveal``."""
+def tags(game_id: str, secret: str, reveal: bool, scheme: int = SCHEME) -> dict[str, str]:
+    """The record tags of a fair game: its id, commitment and scheme, and the secret if ``reveal``."""
     found = {TAG_GAME_ID: game_id, TAG_COMMITMENT: commitment(secret)}
+    if scheme != 1:
+        found[TAG_SCHEME] = str(scheme)
     if reveal:
         found[TAG_SECRET] = secret
     return found
@@ -185,9 +199,19 @@ def has_chance(game: str) -> bool:
     return False
 
 
-def roll(state: GameState, secret: str, game_id: str) -> int:
+def roll(state: GameState, secret: str, game_id: str, scheme: int = SCHEME) -> int:
     """The outcome the secret gives at ``state``'s chance node (not played)."""
-    return outcome(secret, game_id, state.ply, state.chance_outcomes())
+    return outcome(secret, game_id, state.ply, state.chance_outcomes(), None if scheme == 1 else chosen_before(state))
+
+
+def chosen_before(state: GameState) -> str:
+    """The notation of the action that led to ``state`` ("" at the setup position): the
+    choice a roll is bound to."""
+    if not state.ply:
+        return ""
+    probe = state.copy()
+    action = probe.undo()
+    return probe.action_to_str(action)
 
 
 # ---------------------------------------------------------------------------- verifying
@@ -200,6 +224,7 @@ class Report:
       rolled from a committed secret);
     * ``"unrevealed"`` — no ``DiceSecret`` yet (it is revealed when the game is over);
     * ``"secret"`` — the ``DiceSecret`` is not 64 lower-case hex digits;
+    * ``"scheme"`` — the ``DiceScheme`` is none this version knows;
     * ``"commitment"`` — the secret does not hash to the commitment;
     * ``"start_roll"`` — the roll for the first move (``StartRoll``) is not the secret's;
     * ``"roll"`` — the outcome at ``ply`` (1-based, in ``move``) is ``found``, the secret gives
@@ -269,6 +294,11 @@ def _check(cls: type[GameState], options: dict[str, Any], position: str | None, 
     if commitment(secret) != committed.lower():
         return Report(False, problem="commitment", detail=TEXTS(
             "verify_commitment", secret=TAG_SECRET, commitment=TAG_COMMITMENT, digest=commitment(secret)))
+    scheme_text = found_tags.get(TAG_SCHEME, "1").strip()
+    if scheme_text not in {str(n) for n in SCHEMES}:
+        return Report(False, problem="scheme", detail=TEXTS(
+            "verify_scheme", tag=TAG_SCHEME, value=shown(scheme_text), known=", ".join(map(str, SCHEMES))))
+    scheme = int(scheme_text)
     start = found_tags.get(TAG_START_ROLL)
     if start is not None:
         rule, _, rolls = start.partition(":")
@@ -293,7 +323,7 @@ def _check(cls: type[GameState], options: dict[str, Any], position: str | None, 
                           detail=TEXTS("verify_replay", ply=state.ply + 1, move=token, error=exc))
         for action in actions:
             if state.current_player() == CHANCE:
-                expected_action = roll(state, secret, game_id)
+                expected_action = roll(state, secret, game_id, scheme)
                 if action != expected_action:
                     return Report(False, rolls, problem="roll", ply=state.ply + 1, move=token,
                                   found=state.action_to_str(action), expected=state.action_to_str(expected_action))

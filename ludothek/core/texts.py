@@ -150,6 +150,8 @@ TEXTS = Catalog("core", {
                           "Ende ist"),
     "verify_secret": ("the {secret} tag is not 64 lower-case hex digits",
                       "das Tag {secret} besteht nicht aus 64 kleinen Hex-Ziffern"),
+    "verify_scheme": ("the {tag} tag is {value}, not one this version knows ({known})",
+                      "das Tag {tag} ist {value}, keines, das diese Version kennt ({known})"),
     "verify_commitment": ("the {secret} does not match the {commitment}: sha256(secret) = {digest}",
                           "{secret} passt nicht zu {commitment}: sha256(Geheimnis) = {digest}"),
     "verify_start_rule": ("the {tag} tag names no rule {high} or {low}",

@@ -84,7 +84,7 @@ def _error_fields(exc: WebError | LudothekError, lang: str) -> dict[str, Any]:
     """An error for a client: ``error``, the text in ``lang``, and ``key``, the message's key
     (``web.not_your_turn`` or a game's key; None for a plugin's plain string)."""
     if isinstance(exc, WebError):
-        return {"error": exc.text(lang), "key": exc.key}
+        return {"error": exc.text(lang), "key": exc.key, **exc.fields}
     return {"error": exc.text(lang), "key": exc.message.key if isinstance(exc.message, Message) else None}
 
 
@@ -346,9 +346,10 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         """A player's move, undo, resignation or claim (by his seat token or his account); the
         committed view and his seats."""
         if kind == "move":
-            live = await service.play(game_id, token, data.get("move"), data.get("seat"), user=user)
+            live = await service.play(game_id, token, data.get("move"), data.get("seat"), user=user,
+                                      ply=data.get("ply"))
         elif kind == "undo":
-            live = await service.undo(game_id, token, user=user)
+            live = await service.undo(game_id, token, user=user, ply=data.get("ply"))
         elif kind == "resign":
             live = await service.resign(game_id, token, data.get("seat"), user=user)
         elif kind == "offer":

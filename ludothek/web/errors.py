@@ -13,15 +13,17 @@ class WebError(Exception):
     :class:`~ludothek.core.errors.LudothekError`, whose message it takes over, key and all);
     :meth:`text` gives it in a language, ``key`` names it (``web.not_your_turn``, or a game's
     key; None for a plugin's plain string). The attribute ``message`` stays
-    the English text, as before."""
+    the English text, as before. ``fields`` go into the error's JSON beside the message (a
+    stale move's answer carries the game as it is now)."""
 
-    def __init__(self, status: int, message: Message | LudothekError | str):
+    def __init__(self, status: int, message: Message | LudothekError | str, fields: dict | None = None):
         if isinstance(message, LudothekError):
             message = message.message
         super().__init__(str(message))
         self.status = status
         self.keyed = message
         self.message = str(message)
+        self.fields = fields or {}
 
     @property
     def key(self) -> str | None:

@@ -36,6 +36,8 @@ from .texts import TEXTS
 MAX_MOVE_TEXT = 80
 #: changes retried when another server process wrote first
 RETRIES = 3
+#: the private tag that holds a game's dice scheme (see :func:`dice_scheme`)
+DICE_SCHEME_TAG = "_dice"
 _system_random = random.SystemRandom()
 
 
@@ -260,7 +262,7 @@ class GameService:
         position = spec.get("position")
         if position is not None and (not isinstance(position, str) or len(position) > 2000):
             raise WebError(400, TEXTS("position_text"))
-        tags: dict[str, str] = {"_start": start}
+        tags: dict[str, str] = {"_start": start, DICE_SCHEME_TAG: str(fairdice.SCHEME)}
         # every roll of the game, the one for the first move included, follows from this secret
         game_id = paired[0] if paired else secrets.token_urlsafe(9)
         dice_secret = fairdice.new_secret()
@@ -375,14 +377,20 @@ class GameService:
         return await self._changing(game_id, change)
 
     # ------------------------------------------------------------------ playing
-    async def play(self, game_id: str, token: Any, move: Any, seat: Any = None, user: Account | None = None) -> Live:
+    async def play(self, game_id: str, token: Any, move: Any, seat: Any = None, user: Account | None = None,
+                   ply: Any = None) -> Live:
+        """A person's move. ``ply``, if given, is the number of actions the client saw: the move
+        answers that position, and is refused (409, with the game as it is now) if the game
+        has moved on since, so a repeated or late request is never applied to a later position."""
         if not isinstance(move, str) or not move.strip():
             raise WebError(400, TEXTS("move_text"))
         if len(move) > MAX_MOVE_TEXT:
             raise WebError(400, TEXTS("move_long", limit=MAX_MOVE_TEXT))
         seat = seat_arg(seat)
+        ply = ply_arg(ply)
 
         async def change(live: Live) -> Live:
+            self._check_ply(live, ply)
             mover = self._seat_for(live.row, token, live.state, seat, user)
             if live.row.seats[mover]["kind"] != "human":
                 raise WebError(403, TEXTS("bot_seat"))
@@ -390,6 +398,10 @@ class GameService:
             return live
 
         return await self._changing(game_id, change)
+
+    def _check_ply(self, live: Live, ply: int | None) -> None:
+        if ply is not None and ply != len(live.row.moves):
+            raise WebError(409, TEXTS("stale_ply", sent=ply, now=len(live.row.moves)), {"game": self.view(live)})
 
     async def _play(self, live: Live, mover: int, move: str | int) -> None:
         row, state = live.row, live.state
@@ -430,7 +442,7 @@ class GameService:
         stored) keeps rolling from the system's random source."""
         while not state.is_over() and state.current_player() == CHANCE:
             if row.dice_secret:
-                action = fairdice.roll(state, row.dice_secret, row.id)
+                action = fairdice.roll(state, row.dice_secret, row.id, dice_scheme(row))
             else:
                 actions, weights = zip(*state.chance_outcomes())
                 action = _system_random.choices(actions, weights)[0]
@@ -504,12 +516,16 @@ class GameService:
         return await self._changing(game_id, change)
 
     # ------------------------------------------------------------------ undo, resign, claim, rematch
-    async def undo(self, game_id: str, token: Any, user: Account | None = None) -> Live:
+    async def undo(self, game_id: str, token: Any, user: Account | None = None, ply: Any = None) -> Live:
         """Take back in a local game: the last action of a person and everything after it
         (against a bot: the player's last move and the bot's reply). Never once the game is
-        over; online, a takeback is an offer the opponent answers (:meth:`offer`)."""
+        over, never past a roll the server has shown (:func:`roll_floor`); online, a takeback
+        is an offer the opponent answers (:meth:`offer`). ``ply`` as for :meth:`play`."""
+        ply = ply_arg(ply)
+
         async def change(live: Live) -> Live:
             row, state = live.row, live.state
+            self._check_ply(live, ply)
             self._seat_for(row, token, state, None, user)
             if row.status == "over":
                 raise WebError(409, TEXTS("undo_over"))
@@ -519,6 +535,8 @@ class GameService:
             cut = _last_action_of(row, humans)
             if cut is None:
                 raise WebError(409, TEXTS("nothing_to_undo"))
+            if cut < roll_floor(row):
+                raise WebError(409, TEXTS("undo_past_roll"))
             await self._take_back(live, cut)
             return live
 
@@ -554,8 +572,12 @@ class GameService:
                 raise WebError(409, TEXTS(f"pending_{whose}_{_offer_word(row.offer)}"))
             if kind == "draw" and not game_spec(row.game).draws:
                 raise WebError(409, TEXTS("no_draws", game=_title(row.game)))
-            if kind == "takeback" and _last_action_of(row, [mine]) is None:
-                raise WebError(409, TEXTS("nothing_to_take_back"))
+            if kind == "takeback":
+                cut = _last_action_of(row, [mine])
+                if cut is None:
+                    raise WebError(409, TEXTS("nothing_to_take_back"))
+                if cut < roll_floor(row):
+                    raise WebError(409, TEXTS("takeback_past_roll"))
             row.offer = {"kind": kind, "by": mine, "ply": len(row.moves)}
             await self._commit(live)
             return live
@@ -586,7 +608,7 @@ class GameService:
                 await self._commit(live)
                 return live
             cut = _last_action_of(row, [offer.get("by")])
-            if cut is None:  # cannot happen while moves clear offers; say so cleanly anyway
+            if cut is None or cut < roll_floor(row):  # cannot happen while moves clear offers; say so cleanly anyway
                 row.offer = None
                 await self._commit(live)
                 raise WebError(409, TEXTS("takeback_gone"))
@@ -803,13 +825,25 @@ class GameService:
         the game ``draws``, and which seats have ``moved`` (a takeback needs a move)."""
         movers = {m[2] for m in row.moves}
         humans = [s for s in (0, 1) if row.seats[s]["kind"] == "human"]
+        floor = roll_floor(row)
+        undoable = state is not None and row.status == "ongoing" and row.mode != "online" and any(
+            s in movers for s in humans)
+        last_human = _last_action_of(row, humans)
+        kept_roll = undoable and last_human is not None and last_human < floor
+
+        def can_take_back(seat: int) -> bool:
+            last = _last_action_of(row, [seat])
+            return last is not None and last >= floor
+
         return {
             "ending": ending_view(row, state),
             "offer": row.offer,
-            "undo": state is not None and row.status == "ongoing" and row.mode != "online"
-                    and any(s in movers for s in humans),
+            "undo": undoable and not kept_roll,
+            "undo_blocked": "roll" if kept_roll else None,
             "draws": game_spec(row.game).draws,
             "moved": [0 in movers, 1 in movers],
+            "takeback": [can_take_back(0), can_take_back(1)],
+            "roll_floor": floor,
         }
 
     def _build_view(self, row: GameRow, state: GameState, live_view: bool) -> dict[str, Any]:
@@ -896,7 +930,7 @@ class GameService:
         if row.clock:
             tags["TimeControl"] = clocks.record_tag(row.clock)
         if row.dice_secret and _uses_dice(row):  # what `ludothek verify` checks the rolls with
-            tags.update(fairdice.tags(row.id, row.dice_secret, reveal=row.status == "over"))
+            tags.update(fairdice.tags(row.id, row.dice_secret, reveal=row.status == "over", scheme=dice_scheme(row)))
         result = row.result if row.status == "over" else "*"
         return dumps(Record.from_state(state, result=result, **tags))
 
@@ -1047,6 +1081,33 @@ def _uses_dice(row: GameRow) -> bool:
     """Whether a game's dice matter: it rolled for the first move, the server has rolled,
     or its game has chance nodes."""
     return fairdice.TAG_START_ROLL in row.tags or any(m[2] == -1 for m in row.moves) or fairdice.has_chance(row.game)
+
+
+def roll_floor(row: GameRow) -> int:
+    """How far back an undo or a takeback may cut the game's actions: not past the last roll
+    the server has shown, so that nobody learns a face and then chooses anew (the roll and
+    everything before it stay). A hot-seat game has one player on both sides: no floor."""
+    if row.mode == "local":
+        return 0
+    for index in range(len(row.moves) - 1, -1, -1):
+        if row.moves[index][2] == -1:
+            return index + 1
+    return 0
+
+
+def dice_scheme(row: GameRow) -> int:
+    """How the game's rolls bind their message (:mod:`ludothek.core.fairdice`): games created
+    before the chosen action was bound have no tag and stay on scheme 1."""
+    return int(row.tags.get(DICE_SCHEME_TAG, "1"))
+
+
+def ply_arg(value: Any) -> int | None:
+    """A client's ``ply`` (the number of actions it saw), or None if it sent none."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise WebError(400, TEXTS("ply_number", value=str(value)[:30]))
+    return value
 
 
 def _rewind(state: GameState, ply: int) -> None:

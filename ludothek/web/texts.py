@@ -101,6 +101,20 @@ TEXTS = Catalog("web", {
                     ("Zurücknehmen gibt es nur in lokalen Partien (am selben Bildschirm oder gegen den Computer); "
                     "online schlägst du eine Zurücknahme vor, die dein Gegner annimmt")),
     "nothing_to_undo": ("nothing to undo", "nichts zurückzunehmen"),
+    "undo_past_roll": (("a die has been rolled since your last move began, and a shown roll is never taken back: "
+                        "nothing can be undone until you move again"),
+                       ("seit Beginn deines letzten Zuges wurde gewürfelt, und ein gezeigter Wurf wird nie "
+                        "zurückgenommen: nichts kann zurückgenommen werden, bis du wieder ziehst")),
+    "takeback_past_roll": (("a die has been rolled since your last move began, and a shown roll is never taken "
+                            "back"),
+                           ("seit Beginn deines letzten Zuges wurde gewürfelt, und ein gezeigter Wurf wird nie "
+                            "zurückgenommen")),
+    "stale_ply": (("the game has moved on: you answered the position after {sent} actions, it now has {now}; "
+                   "here is the game as it is"),
+                  ("die Partie ist weiter: du hast auf die Stellung nach {sent} Aktionen geantwortet, jetzt sind es "
+                   "{now}; hier ist die Partie, wie sie jetzt steht")),
+    "ply_number": ("ply must be a whole number of actions from 0 up, not {value!r}",
+                   "ply muss eine ganze Zahl von Aktionen ab 0 sein, nicht {value!r}"),
     "offer_kind": ('kind must be "takeback" or "draw", not {value!r}',
                    'kind muss "takeback" oder "draw" sein, nicht {value!r}'),
     "offers_online": ("takeback and draw offers are for online games; in a local game use undo",

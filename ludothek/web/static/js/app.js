@@ -63,7 +63,7 @@ export async function api(method, path, body, token, retried = false) {
   }
   if (!response.ok) {
     const err = new Error(data.error || `${t("error")} ${response.status}`);
-    err.status = response.status; err.key = data.key;
+    err.status = response.status; err.key = data.key; err.data = data;
     throw err;
   }
   return data;

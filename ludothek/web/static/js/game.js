@@ -165,10 +165,14 @@ function myTurn(page) {
   return v.status === "ongoing" && page.replay === null && v.to_seat !== null && page.you.includes(v.to_seat);
 }
 
+// a move or an undo names the position it answers (ply): the server refuses it if the game moved on
+const ANSWERS_A_PLY = new Set(["move", "undo"]);
+
 async function send(page, path, body = {}) {
   page.error = "";
+  const ply = ANSWERS_A_PLY.has(path) && page.view ? { ply: page.view.plies } : {};
   try {
-    const result = await api("POST", `/api/games/${page.id}/${path}`, { token: tokens.get(page.id), ...body });
+    const result = await api("POST", `/api/games/${page.id}/${path}`, { token: tokens.get(page.id), ...ply, ...body });
     if (result.id && result.id !== page.id) {  // a rematch: a seat token, or the account's seat there
       if (result.token) tokens.set(result.id, result.token);
       navigate(`/play/${result.id}`);
@@ -177,6 +181,7 @@ async function send(page, path, body = {}) {
     accept(page, result.game, result.you);
   } catch (e) {
     page.error = e.message;
+    if (e.data && e.data.game && e.data.game.id === page.id) accept(page, e.data.game);  // the game as it is now
   }
   page.draw();
 }
@@ -509,6 +514,8 @@ function render(page, boardWrap, side, draw) {
   }
   if (canAct && v.undo) {  // the server says when: a local game in play with a move to take back
     actions.append(el("button", { class: "btn", id: "undo", onclick: () => send(page, "undo") }, t("undo")));
+  } else if (canAct && v.undo_blocked === "roll") {  // greyed: a shown roll stays
+    actions.append(keptRollButton("undo", t("undo")));
   }
   if (canAct && v.status === "over") {
     if (v.rematch && tokens.get(v.rematch)) actions.append(el("button", { class: "btn primary", id: "rematch", onclick: () => navigate(`/play/${v.rematch}`) }, t("join_rematch")));
@@ -602,6 +609,13 @@ function endDialog(page) {
   openModal(page, body);
 }
 
+// an undo or takeback button that cannot be used because a roll was shown since: greyed, saying why
+function keptRollButton(id, label) {
+  return el("div", { class: "kept-roll" },
+    el("button", { class: "btn", id, disabled: "", title: t("roll_kept"), "aria-describedby": `${id}-why` }, label),
+    el("span", { class: "note", id: `${id}-why` }, t("roll_kept")));
+}
+
 // online: propose a takeback or offer a draw; the opponent accepts or declines; the offerer may withdraw
 function offerCard(page) {
   const v = page.view;
@@ -623,7 +637,9 @@ function offerCard(page) {
         el("button", { class: "btn primary", id: "accept-offer", onclick: () => send(page, "answer", { accept: true }) }, t("accept")),
         el("button", { class: "btn", id: "decline-offer", onclick: () => send(page, "answer", { accept: false }) }, t("decline"))));
   } else {
-    if (v.moved && v.moved[me]) {
+    if (v.moved && v.moved[me] && v.takeback && !v.takeback[me]) {
+      box.append(keptRollButton("offer-takeback", t("offer_takeback")));
+    } else if (v.moved && v.moved[me]) {
       box.append(el("button", { class: "btn", id: "offer-takeback", onclick: () => send(page, "offer", { kind: "takeback" }) }, t("offer_takeback")));
     }
     if (v.draws) box.append(el("button", { class: "btn", id: "offer-draw", onclick: () => send(page, "offer", { kind: "draw" }) }, t("offer_draw")));
