@@ -25,8 +25,9 @@ from starlette.routing import Route
 import ludothek
 from click.testing import CliRunner
 from ludothek.cli import main
-from ludothek.core.errors import OptionError
+from ludothek.core.errors import OptionError, RecordError
 from ludothek.core.options import checked
+from ludothek.core.record import Record, dumps
 from ludothek.core.registry import game_class
 from ludothek.web import analysis, bots, create_app
 from ludothek.web.guard import CSP, HardenedStarlette
@@ -88,6 +89,15 @@ def test_the_python_api_names_an_unknown_option_clearly(name):
         game_class("trike")(None, **{name: 1})
     assert ludothek.new_game("trike", size=7).options == {"size": 7}
     assert ludothek.new_game("trike", size="9").options == {"size": 9}  # Python reads text as before
+
+
+@pytest.mark.parametrize("name", COLLIDING)
+def test_a_record_names_an_unknown_option_clearly(name):
+    record = Record("trike", options={name: "x"}, moves=["c1"])
+    with pytest.raises(OptionError, match=f"trike has no option '{name}'"):
+        record.replay()
+    with pytest.raises(RecordError, match=f"trike has no option '{name}'"):
+        dumps(record)
 
 
 def test_the_command_line_still_reads_options_as_text():
