@@ -592,7 +592,8 @@ def _finite(value: float) -> float | None:
 @click.option("--sqlite-sync", type=click.Choice(["full", "normal"]), default="full", show_default=True,
               help="SQLite: full = every move synced to disk; normal = survives server crashes, not power cuts.")
 @click.option("--rate-limits", default=None, metavar="SPEC",
-              help='Per-address limits, e.g. "create=20/minute;move=10/second"; "off" lifts them.')
+              help='Per-address limits of the kinds create, move and analysis (analysis also per account), '
+                   'e.g. "create=20/minute;move=10/second"; "off" lifts them.')
 @click.option("--claim-after", type=Finite(0.001, 10**6), default=72.0, show_default=True, metavar="HOURS",
               help="Online games without a clock: hours a player may stay away before the other claims the win.")
 @click.option("--max-bot-games", type=click.IntRange(0), default=8, show_default=True,

@@ -132,7 +132,8 @@ def test_server_fields_only():
 def test_rate_limit_configuration():
     default = RateLimits()
     assert {k: [str(i) for i in v] for k, v in default.items.items()} == {
-        "create": ["20 per 1 minute", "200 per 1 hour"], "move": ["10 per 1 second"]}
+        "create": ["20 per 1 minute", "200 per 1 hour"], "move": ["10 per 1 second"],
+        "analysis": ["10 per 1 minute", "60 per 1 hour"]}
     assert RateLimits(DEFAULT_RATE_LIMITS).items.keys() == default.items.keys()
     changed = RateLimits("move=3/second,100/minute")
     assert [str(i) for i in changed.items["move"]] == ["3 per 1 second", "100 per 1 minute"]
@@ -164,7 +165,8 @@ def test_rate_limit_check_and_enforce():
     ("POST", "/api/games", "create"), ("POST", "/api/games/abc/rematch", "create"),
     ("POST", "/api/games/abc/move", "move"), ("POST", "/api/games/abc/undo", "move"),
     ("POST", "/api/games/abc/resign", "move"), ("POST", "/api/games/abc/claim", "move"),
-    ("POST", "/api/games/abc/join", "move"),
+    ("POST", "/api/games/abc/join", "move"), ("POST", "/api/games/abc/analysis", "analysis"),
+    ("GET", "/api/games/abc/analysis", None),
     ("GET", "/api/games", None), ("GET", "/api/games/abc", None), ("POST", "/api/preview", None),
     ("GET", "/api/games/abc/move", None), ("POST", "/static/move", None),
 ])

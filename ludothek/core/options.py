@@ -23,9 +23,14 @@ class Option:
     min: int | None = None
     max: int | None = None
 
-    def convert(self, value: Any) -> Any:
-        """Check one value (a Python value or a string) and return it typed."""
+    def convert(self, value: Any, *, from_text: bool = True) -> Any:
+        """Check one value (a Python value or a string) and return it typed. ``from_text=False``
+        for values that arrive typed (JSON): a string for a number or a yes/no option is then
+        refused instead of read."""
         if isinstance(value, str) and self.type is not str:
+            if not from_text:
+                kind = "option_int_typed" if self.type is int else "option_bool_typed"
+                raise OptionError(TEXTS(kind, option=repr(self.name), value=shown(value)))
             value = self._from_string(value)
         if self.type is int and (isinstance(value, bool) or not isinstance(value, int)):
             raise OptionError(TEXTS("option_int", option=repr(self.name), value=repr(value)))
@@ -69,14 +74,23 @@ class Option:
         return f"{self.name}={allowed} (default {self.default}): {self.help}"
 
 
-def resolve(game: str, options: tuple[Option, ...], given: dict[str, Any]) -> dict[str, Any]:
-    """Complete and check ``given`` against the declared ``options`` of ``game``."""
+def checked(game: str, options: tuple[Option, ...], given: dict[str, Any], *,
+            from_text: bool = True) -> dict[str, Any]:
+    """The options ``given`` names, each checked against its declaration in ``options`` of
+    ``game`` and typed (see :meth:`Option.convert` for ``from_text``); a name ``game`` does not
+    declare is an error."""
     known = {o.name: o for o in options}
     for name in given:
         if name not in known:
             listed = ", ".join(known) or TEXTS("none")
-            raise OptionError(TEXTS("option_unknown", game=game, option=repr(name), listed=listed))
-    return {o.name: o.convert(given[o.name]) if o.name in given else o.default for o in options}
+            raise OptionError(TEXTS("option_unknown", game=game, option=shown(name), listed=listed))
+    return {name: known[name].convert(value, from_text=from_text) for name, value in given.items()}
+
+
+def resolve(game: str, options: tuple[Option, ...], given: dict[str, Any]) -> dict[str, Any]:
+    """Complete and check ``given`` against the declared ``options`` of ``game``."""
+    typed = checked(game, options, given)
+    return {o.name: typed[o.name] if o.name in typed else o.default for o in options}
 
 
 def parse_assignments(pairs: list[str]) -> dict[str, str]:

@@ -116,7 +116,8 @@ class GameState(ABC):
     #: attributes that :meth:`copy` shares instead of copying (e.g. board geometry)
     SHARED: ClassVar[tuple[str, ...]] = ()
 
-    def __init__(self, position: str | None = None, **options: Any):
+    # ``self`` only by position: an option named "self" is then an unknown option, not a TypeError
+    def __init__(self, /, position: str | None = None, **options: Any):
         self.options: dict[str, Any] = resolve(self.name, self.OPTIONS, options)
         #: the options the caller named (a position string may imply the others)
         self.explicit_options = frozenset(options)

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import LudothekError, RecordError, shown
+from .options import checked
 from .protocol import GameState
 from .registry import game_class
 from .texts import TEXTS, os_reason
@@ -68,7 +69,7 @@ class Record:
 
     def replay(self) -> GameState:
         """The state after every move, checked by the game's rules."""
-        state = game_class(self.game)(self.position, **self.options)
+        state = _setup(game_class(self.game), self.position, self.options)
         for move in self.moves:
             state.play(move)
         return state
@@ -103,6 +104,12 @@ def _unquote(value: str) -> str:
     return re.sub(r"\\(u[0-9A-Fa-f]{4}|.)", one, value)
 
 
+def _setup(cls: type[GameState], position: str | None, options: dict[str, Any]) -> GameState:
+    """A record's starting state, its options checked by name first: one called "position" or
+    "self" is then an unknown option, not a TypeError."""
+    return cls(position, **checked(cls.name, cls.OPTIONS, options))
+
+
 def _check_game(record: Record) -> type[GameState]:
     """Refuse a record that :func:`loads` would refuse or read back differently: it must
     replay, and hold its game, options, setup position and moves as the game writes them
@@ -118,7 +125,7 @@ def _check_game(record: Record) -> type[GameState]:
     if record.position is not None and not isinstance(record.position, str):
         raise RecordError(TEXTS("record_setup_type", kind=type(record.position).__name__))
     try:
-        state = cls(record.position, **record.options)
+        state = _setup(cls, record.position, record.options)
     except LudothekError as exc:
         raise RecordError(TEXTS("record_setup", error=exc)) from None
     if state.options != record.options:

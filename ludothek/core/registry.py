@@ -65,6 +65,7 @@ def game_class(name: str) -> "type[GameState]":
     return _state_class(game_spec(name).state)
 
 
-def new_game(name: str, position: str | None = None, **options: Any) -> "GameState":
-    """A new state of game ``name``: the start, or ``position`` if given."""
+def new_game(name: str, /, position: str | None = None, **options: Any) -> "GameState":
+    """A new state of game ``name``: the start, or ``position`` if given. (``name`` only by
+    position, so that an option called "name" is an unknown option, not a TypeError.)"""
     return game_class(name)(position, **options)

@@ -1,8 +1,10 @@
 """Computer analysis of finished games for the web (issue 12, item 7).
 
 ``POST /api/games/{id}/analysis`` starts it (409 while the game goes on; asking again is
-harmless), ``GET`` tells how far it is: ``{"status": "none" | "queued" | "running" | "done" |
-"failed", ...}``, with the analysis (:meth:`ludothek.ai.review.Review.to_json`) once done.
+harmless; 429 past the ``analysis`` rate limit or with :data:`PER_CLIENT` analyses of one
+client waiting, 503 with Retry-After when :data:`MAX_WAITING` analyses wait in this process),
+``GET`` tells how far it is: ``{"status": "none" | "queued" | "running" | "done" | "failed",
+...}``, with the analysis (:meth:`ludothek.ai.review.Review.to_json`) once done.
 
 The work (:func:`ludothek.ai.review.review_game`) runs in the bot pool (:mod:`.botpool`), never
 on the event loop: a game is cut into spans of :data:`SPAN` plies, each a job of its own in the
@@ -19,7 +21,7 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import orjson
@@ -30,11 +32,11 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from ..ai.review import FORMAT_VERSION, spans
-from ..core.messages import Catalog
+from ..core.messages import Catalog, Message
 from .botpool import BotPool, BotPoolError, PoolClosed, WorkerDied
-from .guard import client_of
+from .guard import RateLimits, client_of
 from .service import GameService, WebError
-from .store import Store, analyses_table
+from .store import Account, Store, analyses_table
 
 log = logging.getLogger("ludothek.web")
 
@@ -46,14 +48,29 @@ TEXTS = Catalog("analysis", {
     "busy": ("you already wait for {count} analyses: ask again when one is done",
              "du wartest schon auf {count} Analysen: Frag erneut, sobald eine fertig ist"),
     "failed": ("the analysis failed; ask for it again", "die Analyse ist fehlgeschlagen; bitte erneut anfordern"),
+    "queue_full": ("the server already has {count} analyses to compute: ask again in {wait} s",
+                   "der Server hat schon {count} Analysen zu berechnen: Frag in {wait} s erneut"),
 })
 
 #: plies per pool job
 SPAN = 12
 #: analyses one client may have queued or running at once
 PER_CLIENT = 3
+#: analyses this server process keeps queued or running at once, for all clients together; one
+#: more is refused with 503 and Retry-After (the server is busy, the client did nothing wrong)
+MAX_WAITING = 24
+#: the Retry-After of that 503, in seconds: about the time a worker needs for a short game
+FULL_RETRY_AFTER = 30
 #: the stored format: a stored analysis of another format is computed again
 FORMAT = FORMAT_VERSION
+
+
+class QueueFull(WebError):
+    """Every place in the analysis queue is taken: a 503 with the seconds until a retry."""
+
+    def __init__(self, message: Message, retry_after: float):
+        super().__init__(503, message)
+        self.retry_after = retry_after
 
 
 class Analyses:
@@ -79,9 +96,12 @@ class Analyses:
             return _progress(job)
         if not row.moves:
             raise WebError(409, TEXTS("no_plies"))
-        waiting = sum(1 for j in self.jobs.values() if j["client"] == client and j["status"] in ("queued", "running"))
-        if waiting >= PER_CLIENT:
-            raise WebError(429, TEXTS("busy", count=waiting))
+        waiting = [j for j in self.jobs.values() if j["status"] in ("queued", "running")]
+        mine = sum(1 for j in waiting if j["client"] == client)
+        if mine >= PER_CLIENT:
+            raise WebError(429, TEXTS("busy", count=mine))
+        if len(waiting) >= MAX_WAITING:
+            raise QueueFull(TEXTS("queue_full", count=len(waiting), wait=FULL_RETRY_AFTER), FULL_RETRY_AFTER)
         args = {
             "job": "review", "agent": "review", "game": row.game, "position": row.position,
             "options": row.options, "actions": [int(m[0]) for m in row.moves], "seed": 1,
@@ -182,13 +202,19 @@ def merge_parts(parts: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------- routes
-def analysis_routes(service: GameService, pool: BotPool, handler: Callable[[Any], Any]) -> list[Route]:
+def analysis_routes(service: GameService, pool: BotPool, handler: Callable[[Any], Any], limits: RateLimits,
+                    viewer: Callable[[Request], Awaitable[Account | None]]) -> list[Route]:
     """The two routes; ``handler`` wraps an endpoint as the app wraps its own (errors as JSON
-    in the client's language)."""
+    in the client's language). Asking for an analysis counts against the ``analysis`` rate
+    limit of the client's address (:class:`~.guard.RateLimitMiddleware`) and, for a logged-in
+    player, of his account too (``viewer``: the account of a request), wherever he asks from."""
     analyses = Analyses(service, pool)
 
     @handler
     async def start(request: Request) -> Response:
+        account = await viewer(request)
+        if account is not None:
+            limits.enforce(f"account:{account.id}", "analysis")
         # whom the jobs are for, as the pool knows the players of bot games (fairness is per client)
         client = hashlib.sha256(client_of(request.scope).encode()).hexdigest()
         data = await analyses.start(request.path_params["id"], client)

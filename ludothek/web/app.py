@@ -37,11 +37,10 @@ from .boards import adapter
 from .guard import (
     SESSION_COOKIE,
     CsrfGuard,
+    HardenedStarlette,
     LoginLimits,
     RateLimitMiddleware,
     RateLimits,
-    SecurityHeaders,
-    TooManyRequests,
     client_of,
     csrf_for,
     parse_json_object,
@@ -54,7 +53,7 @@ from .lobby import Lobby
 from . import players
 from .notify import PgListener
 from .runner import Runner
-from .service import GameService, WebError, bot_levels, game_catalog
+from .service import GameService, WebError, bot_levels, client_options, game_catalog
 from .store import Account, Store
 from .texts import TEXTS
 from .warm import preview_json, warm_up
@@ -75,9 +74,16 @@ def _json(data: Any, status: int = 200) -> Response:
 
 def _error(status: int, exc: WebError | LudothekError, lang: str) -> Response:
     response = _json(_error_fields(exc, lang), status)
-    if isinstance(exc, TooManyRequests):  # a throttled login or signup: when to try again
-        response.headers["Retry-After"] = str(math.ceil(exc.retry_after))
+    retry_after = getattr(exc, "retry_after", None)  # a throttled request or a full queue: when to try again
+    if retry_after is not None:
+        response.headers["Retry-After"] = str(math.ceil(retry_after))
     return response
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    """The 500 for an exception no handler caught (uvicorn logs it after the answer): a JSON
+    error like every other, in the client's language."""
+    return _error(500, WebError(500, TEXTS("internal")), _lang(request))
 
 
 def _error_fields(exc: WebError | LudothekError, lang: str) -> dict[str, Any]:
@@ -270,9 +276,9 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     @_handler
     async def geometry(request: Request) -> Response:
         name = request.path_params["game"]
-        options = {k: v for k, v in request.query_params.items() if k != "position"}
+        given = {k: v for k, v in request.query_params.items() if k != "position"}
         cls = game_class(name)
-        state = cls(request.query_params.get("position"), **options)
+        state = cls(request.query_params.get("position"), **client_options(cls, given, from_text=True))
         return _json(adapter(cls.name).geometry(state.options))
 
     @_handler
@@ -622,13 +628,14 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         Route("/api/games/{id}/withdraw", action("withdraw"), methods=["POST"]),
         Route("/api/games/{id}/join", join, methods=["POST"]),
         Route("/api/games/{id}/rematch", rematch, methods=["POST"]),
-        *analysis_routes(service, runner.pool, _handler),
+        *analysis_routes(service, runner.pool, _handler, limits, viewer),
         WebSocketRoute("/ws/games/{id}", live),
         WebSocketRoute("/ws/lobby", lobby_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    middleware = [Middleware(SecurityHeaders), Middleware(CsrfGuard), Middleware(RateLimitMiddleware, limits=limits)]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
+    middleware = [Middleware(CsrfGuard), Middleware(RateLimitMiddleware, limits=limits)]
+    app = HardenedStarlette(routes=routes, lifespan=lifespan, middleware=middleware,
+                            exception_handlers={Exception: _server_error})
     app.state.store = store
     app.state.service = service
     app.state.accounts = accounts

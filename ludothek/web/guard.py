@@ -1,9 +1,11 @@
 """Abuse and input hygiene for the web server.
 
 * :class:`SecurityHeaders` - an ASGI middleware that adds a strict Content-Security-Policy and
-  the usual hardening headers to every HTTP response.
-* :class:`RateLimits` and :class:`RateLimitMiddleware` - per-address limits on creating games and
-  on moves (HTTP and websocket), with the ``limits`` package (fixed windows in memory).
+  the usual hardening headers to every HTTP response; :class:`HardenedStarlette` puts it
+  outside Starlette's own error handler, so that a 500 carries them too.
+* :class:`RateLimits` and :class:`RateLimitMiddleware` - per-address limits on creating games,
+  on moves (HTTP and websocket) and on asking for analyses, with the ``limits`` package (fixed
+  windows in memory).
 * :class:`LoginLimits` - failed logins per address and per account, new accounts per address.
 * :class:`CsrfGuard` - an ASGI middleware: state-changing requests made with the session cookie
   need the session's CSRF token; login and signup only from this site's pages.
@@ -29,6 +31,7 @@ import orjson
 from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import FixedWindowRateLimiter
+from starlette.applications import Starlette
 from starlette.requests import cookie_parser
 
 from ..core.messages import Message, language_of
@@ -78,12 +81,23 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+class HardenedStarlette(Starlette):
+    """A Starlette app with :class:`SecurityHeaders` outside its whole middleware stack.
+    Starlette puts its ``ServerErrorMiddleware`` outside every middleware the app lists, so the
+    500 it answers for an unhandled exception would bypass a listed ``SecurityHeaders``."""
+
+    def build_middleware_stack(self) -> Any:
+        return SecurityHeaders(super().build_middleware_stack())
+
+
 # ---------------------------------------------------------------------------- rate limits
 #: A person moves a few times a second at most (10/s leaves room for a burst of undos or two
 #: people on one screen), and 20 new games a minute is already a lot; the hourly cap stops a
-#: slow, steady flood of stored games. Override with a string of the same form; "off" disables.
-DEFAULT_RATE_LIMITS = "create=20/minute,200/hour;move=10/second"
-KINDS = {"create": "new games", "move": "moves"}
+#: slow, steady flood of stored games. An analysis costs a worker seconds to minutes, so asking
+#: for one is counted per address and per account (:mod:`.analysis`). Override with a string
+#: of the same form; "off" disables.
+DEFAULT_RATE_LIMITS = "create=20/minute,200/hour;move=10/second;analysis=10/minute,60/hour"
+KINDS = {"create": "new games", "move": "moves", "analysis": "analysis requests"}
 
 
 def client_of(scope: dict) -> str:
@@ -120,6 +134,8 @@ def http_kind(method: str, path: str) -> str | None:
         return "move"
     if action == "rematch":  # it creates a game
         return "create"
+    if action == "analysis":
+        return "analysis"
     return None
 
 

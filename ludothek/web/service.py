@@ -24,6 +24,7 @@ from .. import i18n
 from ..core import fairdice
 from ..core.errors import IllegalMove, LudothekError
 from ..core.messages import Message, colour
+from ..core.options import checked
 from ..core.protocol import CHANCE, GameState, RecordEntry
 from ..core.record import Record, dumps
 from ..core.registry import game_class, game_spec, games
@@ -938,7 +939,7 @@ class GameService:
 # ---------------------------------------------------------------------------- helpers
 def game_and_options(spec: Any) -> tuple[type[GameState], dict[str, Any]]:
     """The game class and the options a client's ``{"game", "options"}`` names (empty
-    options left out), or the server's 400 error."""
+    options left out), checked and typed, or the server's 400 error."""
     if not isinstance(spec, dict):
         raise WebError(400, TEXTS("not_object", what=TEXTS("request_body")))
     name = spec.get("game")
@@ -951,7 +952,19 @@ def game_and_options(spec: Any) -> tuple[type[GameState], dict[str, Any]]:
     options = spec.get("options") or {}
     if not isinstance(options, dict):
         raise WebError(400, TEXTS("options_object"))
-    return cls, {str(k): v for k, v in options.items() if v is not None and v != ""}
+    given = {str(k): v for k, v in options.items() if v is not None and v != ""}
+    return cls, client_options(cls, given, from_text=False)
+
+
+def client_options(cls: type[GameState], given: dict[str, Any], *, from_text: bool) -> dict[str, Any]:
+    """The options a client named, each one the game declares and of its type, or the server's
+    400 error naming the option. JSON bodies come typed (``from_text=False``: "9" is no number
+    there); a query string is text by nature and is read as the command line reads ``-o``.
+    Checking the names first also keeps a name like ``position`` from reaching the constructor."""
+    try:
+        return checked(cls.name, cls.OPTIONS, given, from_text=from_text)
+    except LudothekError as exc:
+        raise WebError(400, exc) from None
 
 
 def new_state(cls: type[GameState], position: str | None, options: dict[str, Any]) -> GameState:

@@ -14,6 +14,9 @@ from ..core.messages import Catalog
 TEXTS = Catalog("web", {
     # ------------------------------------------------------------------ what a client sends
     "request_body": ("the request body", "der Inhalt der Anfrage"),
+    "internal": ("the server failed to answer this request (its log has the details); please try again",
+                 "der Server konnte diese Anfrage nicht beantworten (sein Protokoll nennt den Grund); "
+                 "bitte versuche es erneut"),
     "ws_message": ("the message", "die Nachricht"),
     "not_utf8": ("{what} is not valid UTF-8", "{what} ist kein gültiges UTF-8"),
     "too_deep": ("{what} nests deeper than {limit} levels", "{what} ist tiefer als {limit} Ebenen verschachtelt"),
@@ -169,6 +172,10 @@ TEXTS = Catalog("web", {
                         "wieder")),
     "too_many_move": ("too many moves from your address: at most {limit}; try again in {wait} s",
                       "zu viele Züge von deiner Adresse: höchstens {limit}; versuche es in {wait} s wieder"),
+    "too_many_analysis": ("too many analysis requests from your address or account: at most {limit}; "
+                          "try again in {wait} s",
+                          "zu viele Analyse-Anfragen von deiner Adresse oder deinem Konto: höchstens {limit}; "
+                          "versuche es in {wait} s wieder"),
     "rate": ("{amount} per {multiples} {unit}", "{amount} pro {multiples} {unit}"),
     # the units of a limit, as the limits package names them (GRANULARITY), and their plurals
     "unit_second": ("second", "Sekunde"), "unit_seconds": ("seconds", "Sekunden"),

@@ -12,7 +12,7 @@ import orjson
 from ..core.errors import LudothekError
 from ..core.registry import game_class, games
 from .boards import adapter, legal_move_infos
-from .service import game_catalog
+from .service import client_options, game_catalog
 
 #: the options the home page (static/js/home.js) draws its pictures with, where a game has them
 HOME_PICTURE_OPTIONS = {"size": "7"}
@@ -64,7 +64,8 @@ def preview_json(game: str, options: tuple[tuple[str, str], ...], position: str 
                  moves: tuple[str, ...], legal: bool) -> bytes:
     """A position's board as the browser draws it (``/api/preview``): the game's ``position``
     (None: the start) with ``options``, after ``moves`` in notation; with the legal moves if
-    ``legal``. Bad input raises a :class:`~ludothek.core.errors.LudothekError`. The starting
+    ``legal``. Bad input raises a :class:`~ludothek.core.errors.LudothekError` or a 400
+    :class:`~.service.WebError` (an option the game does not have, or of the wrong type). The starting
     positions (the home page's pictures) are kept: they depend on the options alone."""
     if position is None and not moves and not legal:
         return _start_preview(game, options)
@@ -79,7 +80,7 @@ def _start_preview(game: str, options: tuple[tuple[str, str], ...]) -> bytes:
 def _preview(game: str, options: tuple[tuple[str, str], ...], position: str | None,
              moves: tuple[str, ...], legal: bool) -> bytes:
     cls = game_class(game)
-    state = cls(position, **dict(options))
+    state = cls(position, **client_options(cls, dict(options), from_text=True))
     for move in moves:
         state.play(move)
     ad = adapter(cls.name)

@@ -28,7 +28,8 @@ export function optionFields(game, values, prefix = "opt") {
       continue;
     }
     if (option.choices) {
-      input = el("select", { id, onchange: (e) => { values[option.name] = e.target.value; } },
+      // the server takes typed options: a number option with choices must not send its text
+      input = el("select", { id, onchange: (e) => { values[option.name] = option.type === "int" ? Number(e.target.value) : e.target.value; } },
         option.choices.map((c) => el("option", { value: c, selected: String(c) === String(value) ? true : null }, String(c))));
     } else if (option.type === "int" && option.max !== null && option.min !== null && option.max - option.min <= 20) {
       const choices = [];
