@@ -602,8 +602,9 @@ def _finite(value: float) -> float | None:
               help="Behind a reverse proxy: its addresses (comma-separated), whose X-Forwarded-For and "
                    "X-Forwarded-Proto are trusted.")
 @click.option("--login-limits", default=None, metavar="SPEC",
-              help='Failed logins per address and per account, new accounts per address, e.g. '
-                   '"login=20/minute;account=5/minute,20/hour;signup=20/hour"; "off" lifts them.')
+              help='Failed logins per address, per account and per account and address, new accounts per '
+                   'address, e.g. "login=20/minute;account=5/minute,20/hour;pair=5/minute;signup=20/hour"; '
+                   '"off" lifts them.')
 def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rate_limits: str | None,
           claim_after: float, max_bot_games: int, trusted_proxy: str | None, login_limits: str | None) -> None:
     """Run the web app: play in the browser (hot-seat, against bots, online)."""

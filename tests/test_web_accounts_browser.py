@@ -172,3 +172,28 @@ def test_a_name_with_html_shows_as_text(browser, site):
         page.click("#account-submit")
         page.wait_for_function("() => document.getElementById('account-error').textContent.length > 0")
         assert page.locator("#account-name").count() == 0
+
+
+def test_the_seat_tokens_go_at_handover_and_at_logout(browser, site):
+    """Issue 30, item 5: a guest's token stops acting for a seat handed to the account (the page
+    forgets it), and logging out leaves no token or invite code in the browser."""
+    base, _ = site
+    httpx = pytest.importorskip("httpx")
+    tokens = "() => Object.keys(localStorage).filter((k) => k.startsWith('ludothek.token.') || k.startsWith('ludothek.invite.'))"
+    with checked_page(browser) as page:
+        game = start_bot_game(page, base)
+        play_when_my_turn(page, "handover")
+        old = page.evaluate("id => localStorage.getItem(`ludothek.token.${id}`)", game)
+        assert old
+        log_in(page, base, "handy", PASSWORD, signup=True)
+        wait(page, "id => localStorage.getItem(`ludothek.token.${id}`) === null", game, name="token-dropped")
+        # the copy of the token someone kept acts for nothing any more
+        assert httpx.get(f"{base}/api/games/{game}", headers={"X-Ludothek-Token": old}).json()["you"] == []
+        # what a logged-in page may still hold: a token the handover could not take, an invite code
+        page.evaluate("() => { localStorage.setItem('ludothek.token.elsewhere', 'x');"
+                      " localStorage.setItem('ludothek.invite.elsewhere', 'y'); localStorage.setItem('ludothek.dice', 'dots'); }")
+        assert len(page.evaluate(tokens)) == 2
+        page.click("#logout")
+        page.wait_for_selector("#login-link")
+        assert page.evaluate(tokens) == []
+        assert page.evaluate("() => localStorage.getItem('ludothek.dice')") == "dots"  # other settings stay

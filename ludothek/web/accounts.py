@@ -6,15 +6,18 @@ find his seats there. Guests keep playing exactly as before, with seat tokens.
 * **Passwords**: at least 8 characters (at most 256: hashing is costly), not one of the most
   common passwords (``common_passwords.json``), not the name. Stored as argon2id hashes
   (argon2-cffi's :class:`~argon2.PasswordHasher`), hashed again at login when the hasher's
-  parameters changed. At most :data:`HASHING_AT_ONCE` hashes are computed at once, in threads,
-  so the event loop never waits for one and a flood of logins cannot take all the memory.
+  parameters changed. Hashes are computed in threads, a few at once, behind a fair bounded
+  queue (:mod:`.hashqueue`): the event loop never waits for one, a flood of logins cannot take
+  all the memory, and a full queue answers 503 at once instead of making everyone wait.
 * **Sessions**: a random secret in the cookie ``ludothek_session`` (HttpOnly, SameSite=Lax,
   Secure over HTTPS); the database keeps its SHA-256 only, with the account, creation, last use
   and expiry (:data:`SESSION_SECONDS` after the last use). A login always starts a new session.
   The CSRF token of a session is derived from its secret (:func:`.guard.csrf_for`).
-* **Throttling**: failed logins per client address and per account name, new accounts per
-  address (:class:`.guard.LoginLimits`). An unknown name costs a login as much time as a wrong
-  password, so timing does not tell which names exist.
+* **Throttling**: failed logins per client address, per account name and per account and
+  address, new accounts per address (:class:`.guard.LoginLimits`). A browser that logged in to
+  the account before (its device cookie, :mod:`.devices`) is not held back by the failures of
+  others. An unknown name costs a login as much time as a wrong password, so timing does not
+  tell which names exist.
 """
 
 from __future__ import annotations
@@ -35,7 +38,9 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
+from .devices import device_cookie, knows_device
 from .guard import LoginLimits
+from .hashqueue import HashQueue
 from .service import WebError
 from .store import Account, Store, games_table, sessions_table, users_table
 from .texts import TEXTS
@@ -51,7 +56,6 @@ TOUCH_AFTER = 3600
 #: server ends it at once; a logout or a disabled account on another server within this time)
 CACHE_SECONDS = 10.0
 CACHE_SIZE = 10_000
-HASHING_AT_ONCE = 2
 COMMON = Path(__file__).with_name("common_passwords.json")
 
 
@@ -100,16 +104,11 @@ class Accounts:
         self.store = store
         self.limits = limits if limits is not None else LoginLimits()
         self.hasher = hasher if hasher is not None else PasswordHasher()  # argon2id, RFC 9106's low-memory profile
-        self._hashing: asyncio.Semaphore | None = None
+        self.hashing = HashQueue()
         self._dummy: str | None = None
         self._cache: OrderedDict[str, tuple[Account, float]] = OrderedDict()
 
     # ------------------------------------------------------------------ hashing
-    async def _hash_work(self, function: Any, *args: Any) -> Any:
-        if self._hashing is None:
-            self._hashing = asyncio.Semaphore(HASHING_AT_ONCE)
-        async with self._hashing:
-            return await asyncio.to_thread(function, *args)
 
     def _verify(self, stored: str, password: str) -> bool:
         try:
@@ -123,40 +122,49 @@ class Accounts:
         return self._dummy
 
     # ------------------------------------------------------------------ the server's side
-    async def signup(self, name: Any, password: Any, client: str) -> tuple[Account, str]:
-        """A new account and its first session: (account, the session's secret)."""
+    async def signup(self, name: Any, password: Any, client: str) -> tuple[Account, str, str]:
+        """A new account and its first session: (account, the session's secret, a device cookie)."""
         name = check_name(name)
         password = check_password(password, name)
         if await asyncio.to_thread(self._user_row, name_key(name)) is not None:
             raise WebError(409, TEXTS("name_taken", user=name))
         self.limits.enforce(client, "signup")
-        hashed = await self._hash_work(self.hasher.hash, password)
+        hashed = await self.hashing.run(client, name_key(name), self.hasher.hash, password)
         account = await asyncio.to_thread(self._insert_user, name, hashed)
-        return account, await asyncio.to_thread(self._new_session, account.id)
+        return account, await asyncio.to_thread(self._new_session, account.id), device_cookie(account.id, hashed)
 
-    async def login(self, name: Any, password: Any, client: str) -> tuple[Account, str]:
-        """Check a name and password: (account, a new session's secret). Failures count
-        against the client's address and the name; over a limit, :class:`.guard.TooManyRequests`
-        comes before any check of the password."""
+    async def login(self, name: Any, password: Any, client: str,
+                    device: str | None = None) -> tuple[Account, str, str]:
+        """Check a name and password: (account, a new session's secret, a new device cookie).
+        Failures count against the client's address, the name and the pair of both; over a
+        limit, :class:`.guard.TooManyRequests` comes before any check of the password. The
+        name's own limit does not hold back a client with the account's ``device`` cookie."""
         if not isinstance(name, str) or not isinstance(password, str):
             raise WebError(400, TEXTS("account_fields", fields="name, password"))
         key = name_key(name)[:64]
+        pair = f"{client} {key}"  # an address has no space in it
         self.limits.refuse_if_spent(client, "login")
-        self.limits.refuse_if_spent(key, "account")
+        self.limits.refuse_if_spent(pair, "pair")
         row = await asyncio.to_thread(self._user_row, key) if len(name) <= 64 else None
         stored = row["password"] if row is not None else self._dummy_hash()
-        good = len(password) <= PASSWORD_MAX and await self._hash_work(self._verify, stored, password)
+        known = row is not None and knows_device(device, row["id"], stored)
+        if not known:
+            self.limits.refuse_if_spent(key, "account")
+        good = len(password) <= PASSWORD_MAX and await self.hashing.run(
+            client, None if known else key, self._verify, stored, password)
         if row is None or not good:
             self.limits.count(client, "login")
-            self.limits.count(key, "account")
+            self.limits.count(pair, "pair")
+            if not known:
+                self.limits.count(key, "account")
             raise WebError(401, TEXTS("login_wrong"))
         if row["disabled"] is not None:
             raise WebError(403, TEXTS("account_disabled"))
         if self.hasher.check_needs_rehash(stored):  # the hasher's parameters changed since
-            rehashed = await self._hash_work(self.hasher.hash, password)
-            await asyncio.to_thread(self._set_password_hash, row["id"], rehashed, False)
+            stored = await self.hashing.run(client, key, self.hasher.hash, password)
+            await asyncio.to_thread(self._set_password_hash, row["id"], stored, False)
         account = Account(row["id"], row["name"])
-        return account, await asyncio.to_thread(self._new_session, account.id)
+        return account, await asyncio.to_thread(self._new_session, account.id), device_cookie(account.id, stored)
 
     async def logout(self, secret: str | None) -> None:
         if secret:

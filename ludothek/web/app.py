@@ -34,6 +34,7 @@ from ..core.registry import game_class, game_spec
 from .accounts import SESSION_SECONDS, Accounts
 from .analysis import analysis_routes
 from .boards import adapter
+from .devices import DEVICE_COOKIE, DEVICE_PATH, DEVICE_SECONDS
 from .guard import (
     SESSION_COOKIE,
     CsrfGuard,
@@ -135,6 +136,12 @@ def _set_session(response: Response, request: Request, secret: str) -> None:
                         secure=request.url.scheme == "https")
 
 
+def _set_device(response: Response, request: Request, cookie: str) -> None:
+    """The device cookie (:mod:`.devices`): sent to the login only, never read by a script."""
+    response.set_cookie(DEVICE_COOKIE, cookie, max_age=DEVICE_SECONDS, path=DEVICE_PATH, httponly=True,
+                        samesite="strict", secure=request.url.scheme == "https")
+
+
 def _end_session(response: Response, request: Request) -> None:
     response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax",
                            secure=request.url.scheme == "https")
@@ -209,19 +216,23 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     @_handler
     async def signup(request: Request) -> Response:
         body = await _body(request)
-        account, secret = await accounts.signup(body.get("name"), body.get("password"), client_of(request.scope))
+        account, secret, device = await accounts.signup(body.get("name"), body.get("password"),
+                                                        client_of(request.scope))
         await accounts.logout(request.cookies.get(SESSION_COOKIE))  # a new session, never the old one
         response = _json(_me(account, secret), 201)
         _set_session(response, request, secret)
+        _set_device(response, request, device)
         return response
 
     @_handler
     async def login(request: Request) -> Response:
         body = await _body(request)
-        account, secret = await accounts.login(body.get("name"), body.get("password"), client_of(request.scope))
+        account, secret, device = await accounts.login(body.get("name"), body.get("password"),
+                                                       client_of(request.scope), request.cookies.get(DEVICE_COOKIE))
         await accounts.logout(request.cookies.get(SESSION_COOKIE))
         response = _json(_me(account, secret))
         _set_session(response, request, secret)
+        _set_device(response, request, device)
         return response
 
     @_handler

@@ -230,16 +230,20 @@ class RateLimits:
             self.limiter.hit(item, kind, client)
 
 
-#: failed logins per client address and per account name, and new accounts per address
-DEFAULT_LOGIN_LIMITS = "login=20/minute,100/hour;account=5/minute,20/hour;signup=20/hour"
+#: failed logins per client address, per account name and per account and address, and new
+#: accounts per address
+DEFAULT_LOGIN_LIMITS = "login=20/minute,100/hour;account=5/minute,20/hour;pair=5/minute,20/hour;signup=20/hour"
 
 
 class LoginLimits(RateLimits):
     """The limits on logging in and signing up, e.g. ``LoginLimits("account=3/minute")``:
     ``login`` counts the failed logins of a client address, ``account`` those of one user name
-    (from anywhere), ``signup`` the new accounts of an address; ``off`` lifts them."""
+    from devices that never logged in to it (a device with its device cookie is not held back
+    by strangers' failures), ``pair`` those of one user name from one address (everyone's,
+    the device cookie's too), ``signup`` the new accounts of an address; ``off`` lifts them."""
 
     KINDS: ClassVar[dict[str, str]] = {"login": "failed logins per address", "account": "failed logins per account",
+                                       "pair": "failed logins per account and address",
                                        "signup": "new accounts per address"}
     DEFAULTS = DEFAULT_LOGIN_LIMITS
 

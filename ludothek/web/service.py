@@ -361,7 +361,8 @@ class GameService:
 
     async def attach(self, game_id: Any, token: Any, user: Account) -> list[int]:
         """A guest signed up or logged in: the seats his token holds in a game become his
-        account's (not those another account owns). Returns the seats attached now."""
+        account's (not those another account owns), and the token no longer acts for them, so
+        a copy of it left in a browser cannot play them. Returns the seats attached now."""
         if not isinstance(token, str) or not token or len(token) > 100:
             return []
 
@@ -370,8 +371,13 @@ class GameService:
             seats = [s for s in row.seats_of(token) if row.user_of(s) is None]
             if not seats:
                 return []
+            retired = hash_token(secrets.token_urlsafe(24))  # a token no one holds
             for seat in seats:
                 _own(row, seat, user)
+                if seat == 0:
+                    row.token0 = retired
+                else:
+                    row.token1 = retired
             await self._commit(live)
             return seats
 

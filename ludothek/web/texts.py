@@ -213,6 +213,11 @@ TEXTS = Catalog("web", {
     "too_many_account": ("too many failed logins for this account: at most {limit}; try again in {wait} s",
                          ("zu viele gescheiterte Anmeldungen für dieses Konto: höchstens {limit}; versuche es in "
                           "{wait} s wieder")),
+    "too_many_pair": ("too many failed logins for this account from your address: at most {limit}; try again in "
+                      "{wait} s", ("zu viele gescheiterte Anmeldungen für dieses Konto von deiner Adresse: höchstens "
+                                   "{limit}; versuche es in {wait} s wieder")),
+    "login_busy": ("the server is checking too many passwords right now; try again in {wait} s",
+                   "der Server prüft gerade zu viele Passwörter; versuche es in {wait} s wieder"),
     "too_many_signup": ("too many new accounts from your address: at most {limit}; try again in {wait} s",
                         "zu viele neue Konten von deiner Adresse: höchstens {limit}; versuche es in {wait} s wieder"),
     "user_unknown": ("there is no user named {user!r}", "es gibt keinen Benutzer namens {user!r}"),

@@ -53,11 +53,15 @@ export async function renderLogin(root) {
   return null;
 }
 
-// the seats this browser holds as a guest become the account's (100 a request, as the server takes them)
+// the seats this browser holds as a guest become the account's (100 a request, as the server takes
+// them); the tokens of those seats no longer act for them, so the page forgets them
 async function handOverGuestSeats() {
   const held = tokens.all();
   for (let k = 0; k < held.length; k += 100) {
-    try { await api("POST", "/api/me/games", { games: held.slice(k, k + 100) }); } catch (e) { /* they stay guest seats */ }
+    try {
+      const answer = await api("POST", "/api/me/games", { games: held.slice(k, k + 100) });
+      for (const game of answer.claimed) tokens.drop(game.id);
+    } catch (e) { /* they stay guest seats */ }
   }
 }
 

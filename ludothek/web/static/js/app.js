@@ -78,22 +78,31 @@ export function gameCatalog() {
 }
 
 // A guest's seats are tokens kept in this browser. A logged-in player's seats are his account's:
-// the page keeps no token for them (so logging out leaves none behind); at login the guest tokens
-// of this browser are handed to the account (all()).
+// the page keeps no token for them. At login the guest tokens of this browser are handed to the
+// account (all(), then drop() for those it took: the server no longer takes them for those
+// seats), and logging out forgets every token and invite code, so the next person at a shared
+// computer cannot play or hand out the seats.
+const TOKEN = "ludothek.token.", INVITE = "ludothek.invite.";
 export const tokens = {
-  get(id) { return localStorage.getItem(`ludothek.token.${id}`); },
-  set(id, token) { if (!me.user) localStorage.setItem(`ludothek.token.${id}`, token); },
+  get(id) { return localStorage.getItem(TOKEN + id); },
+  set(id, token) { if (!me.user) localStorage.setItem(TOKEN + id, token); },
+  drop(id) { localStorage.removeItem(TOKEN + id); },
   all() {
-    const found = [];
-    for (let k = 0; k < localStorage.length; k++) {
-      const key = localStorage.key(k);
-      if (key && key.startsWith("ludothek.token.")) found.push({ id: key.slice(15), token: localStorage.getItem(key) });
-    }
-    return found;
+    return storedKeys(TOKEN).map((key) => ({ id: key.slice(TOKEN.length), token: localStorage.getItem(key) }));
   },
-  invite(id) { return localStorage.getItem(`ludothek.invite.${id}`); },
-  setInvite(id, code) { localStorage.setItem(`ludothek.invite.${id}`, code); },
+  forgetAll() { for (const key of [...storedKeys(TOKEN), ...storedKeys(INVITE)]) localStorage.removeItem(key); },
+  invite(id) { return localStorage.getItem(INVITE + id); },
+  setInvite(id, code) { localStorage.setItem(INVITE + id, code); },
 };
+
+function storedKeys(prefix) {
+  const found = [];
+  for (let k = 0; k < localStorage.length; k++) {
+    const key = localStorage.key(k);
+    if (key && key.startsWith(prefix)) found.push(key);
+  }
+  return found;
+}
 
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -195,6 +204,7 @@ function renderAccount() {
         t("archive_mine"), el("span", { class: "badge", id: "turns-badge", hidden: true })),
       el("button", { type: "button", class: "switch", id: "logout", onclick: async () => {
         try { await api("POST", "/api/logout", {}); } catch (e) { /* the cookie ends with the session anyway */ }
+        tokens.forgetAll();
         setMe(null);
         route();
       } }, t("logout")));
