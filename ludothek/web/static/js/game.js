@@ -437,8 +437,9 @@ function render(page, boardWrap, side, draw) {
 
   // status or result
   if (v.status === "over") {
+    const scored = v.score && v.score[v.colours[0]] !== undefined && v.termination !== "aborted";  // no result, no score
     side.append(el("div", { class: "banner", id: "result" }, resultText(v),
-      v.score && v.score[v.colours[0]] !== undefined ? el("small", {}, `${colourName(v.colours[0])} ${v.score[v.colours[0]]} : ${v.score[v.colours[1]]} ${colourName(v.colours[1])}`) : null,
+      scored ? el("small", {}, `${colourName(v.colours[0])} ${v.score[v.colours[0]]} : ${v.score[v.colours[1]]} ${colourName(v.colours[1])}`) : null,
       v.ending ? el("small", { id: "result-reason" }, v.ending.text[getLang()] || v.ending.text.en) : null,
       el("button", { class: "btn", id: "end-details", onclick: () => endDialog(page) }, t("end_details"))));
   } else if (v.status === "waiting") {
