@@ -98,3 +98,6 @@ def test_a_late_first_move_aborts_the_game_on_both_pages(browser, site):
         assert dan.locator("#abort").count() == 0
         profile = dan.request.get(base + "/api/users/dan").json()
         assert profile["counts"] == {} and profile["ratings"] == []
+        dan.goto(base + "/lobby")  # the lobby says the rule before anyone plays
+        dan.wait_for_selector("#abort-rule", timeout=WAIT)
+        assert "30 seconds" in dan.text_content("#abort-rule")
