@@ -193,6 +193,30 @@ WEB: dict[str, dict[str, str]] = {
     "ending_expired": {"en": "Nobody took the open seat in time.",
                        "de": "Niemand hat den freien Platz rechtzeitig eingenommen."},
     "ending_agreement": {"en": "The players agreed to a draw.", "de": "Die Spieler haben sich auf remis geeinigt."},
+    # games nobody started (ludothek/web/aborts.py): no result, no rating change
+    "ending_aborted_first_move_late": {
+        "en": "A player did not make a first move in time. The game has no result and counts for nobody.",
+        "de": "Ein Spieler hat seinen ersten Zug nicht rechtzeitig gemacht. Die Partie hat kein Ergebnis und "
+              "zählt für niemanden."},
+    "ending_aborted_by_player": {
+        "en": "A player aborted the game before making a first move. It has no result and counts for nobody.",
+        "de": "Ein Spieler hat die Partie vor seinem ersten Zug abgebrochen. Sie hat kein Ergebnis und zählt für "
+              "niemanden."},
+    "game_aborted": {"en": "Game aborted", "de": "Partie abgebrochen"},
+    "aborted": {"en": "Aborted", "de": "Abgebrochen"},
+    "abort": {"en": "Abort game", "de": "Partie abbrechen"},
+    "confirm_abort": {"en": "Abort this game? It will have no result.",
+                      "de": "Diese Partie abbrechen? Sie bleibt ohne Ergebnis."},
+    "first_move_you": {"en": "Make your first move within {left}, or the game is aborted.",
+                       "de": "Mach deinen ersten Zug innerhalb von {left}, sonst wird die Partie abgebrochen."},
+    "first_move_other": {"en": "{who} has {left} for a first move, or the game is aborted.",
+                         "de": "{who} hat noch {left} für den ersten Zug, sonst wird die Partie abgebrochen."},
+    "abort_rule": {"en": "A game in which a player makes no first move within 30 seconds (a day by correspondence) "
+                         "is aborted: no result, no rating change. Before your own first move you may abort it "
+                         "yourself.",
+                   "de": "Eine Partie, in der ein Spieler nicht innerhalb von 30 Sekunden (bei Fernpartien eines "
+                         "Tages) seinen ersten Zug macht, wird abgebrochen: kein Ergebnis, keine Wertungsänderung. "
+                         "Vor deinem eigenen ersten Zug darfst du sie selbst abbrechen."},
     "ending_over": {"en": "The game ended by its rules.", "de": "Die Partie endete nach ihren Regeln."},
     "by_agreement": {"en": "by agreement", "de": "durch Einigung"},
     "end_title": {"en": "Game over", "de": "Partie beendet"},

@@ -1,7 +1,8 @@
-"""A correspondence game in the browser (issue 11, item 5): three days per move, shown as a
-deadline; when the deadline passes, the server flags the player to move and both pages show
-the game lost on time, pushed over their sockets. The server runs in this process with an
-injected clock that jumps four days: no real wait. Debian's Chromium driven by Playwright."""
+"""A correspondence game in the browser (issue 11, item 5): three days per move once both
+players have made their first moves, shown as a deadline; when the deadline passes, the server
+flags the player to move and both pages show the game lost on time, pushed over their sockets.
+The server runs in this process with an injected clock that jumps four days: no real wait.
+Debian's Chromium driven by Playwright."""
 
 from __future__ import annotations
 
@@ -51,13 +52,19 @@ def test_a_correspondence_game_is_lost_on_time_when_its_deadline_passes(browser,
         joined = bob.request.post(base + f"/api/games/{made['id']}/join", headers={"X-CSRF-Token": bob_csrf},
                                   data={"invite": made["invite"]})
         assert joined.ok, joined.text()
+        # both make their first moves within a day (a late one would abort the game)
+        for page, csrf in ((ann, ann_csrf), (bob, bob_csrf)):
+            game = page.request.get(base + f"/api/games/{made['id']}").json()["game"]
+            played = page.request.post(base + f"/api/games/{made['id']}/move", headers={"X-CSRF-Token": csrf},
+                                       data={"move": game["moves"][0]["move"]})
+            assert played.ok, played.text()
         for page in (ann, bob):
             page.goto(base + f"/play/{made['id']}")
             page.wait_for_function("() => window.ludothekGame && window.ludothekGame.view.status === 'ongoing'")
         clock_view = ann.evaluate("() => window.ludothekGame.view.clock")
         assert clock_view == {"days": 3, "deadline": clock.now + 3 * DAY, "running": 0}
         shot(ann, "correspondence-running")
-        clock.now += 3 * DAY + 60  # ann never moved: her three days are over
+        clock.now += 3 * DAY + 60  # ann did not move again: her three days are over
         for page in (ann, bob):  # the sweep ends the game; the sockets bring it to both pages
             page.wait_for_function("() => window.ludothekGame.view.status === 'over'", timeout=15000)
         view = bob.evaluate("() => window.ludothekGame.view")

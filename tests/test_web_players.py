@@ -92,6 +92,11 @@ def deleting(device, path):
 def test_a_correspondence_game_counts_days_per_move_and_flags_when_the_deadline_passes(client, clock):
     ann, bob = player(client, "ann"), player(client, "bob")
     game_id, view = friend_game(ann, bob, clock={"days": 3})
+    # each first move has a day (or the game is aborted, see test_web_aborts.py); then the days count
+    assert view["clock"] == {"days": 3, "deadline": None, "running": None}
+    clock.now += DAY - 60
+    move(ann, game_id)
+    view = move(bob, game_id)
     assert view["clock"] == {"days": 3, "deadline": clock.now + 3 * DAY, "running": 0}
     clock.now += 2 * DAY  # a move in time starts the other's three days
     view = move(ann, game_id)

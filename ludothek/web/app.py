@@ -66,7 +66,7 @@ MAX_WS_MESSAGE = 4 * 1024
 MAX_OFFSET = 10**9
 #: guest seats a page may hand to a new account in one request (it sends more in several)
 MAX_CLAIMS = 100
-WS_ACTIONS = ("move", "undo", "resign", "claim", "offer", "answer", "withdraw")
+WS_ACTIONS = ("move", "undo", "resign", "claim", "offer", "answer", "withdraw", "abort")
 
 
 def _json(data: Any, status: int = 200) -> Response:
@@ -360,8 +360,8 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
 
     async def act(kind: str, game_id: str, token: str | None, data: dict[str, Any],
                   user: Account | None = None) -> tuple[dict[str, Any], list[int]]:
-        """A player's move, undo, resignation or claim (by his seat token or his account); the
-        committed view and his seats."""
+        """A player's move, undo, resignation, claim, offer, answer, withdrawal or abort (by his
+        seat token or his account); the committed view and his seats."""
         if kind == "move":
             live = await service.play(game_id, token, data.get("move"), data.get("seat"), user=user,
                                       ply=data.get("ply"))
@@ -375,6 +375,8 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
             live = await service.answer(game_id, token, data.get("accept"), user=user)
         elif kind == "withdraw":
             live = await service.withdraw(game_id, token, user=user)
+        elif kind == "abort":
+            live = await service.abort(game_id, token, user=user)
         else:
             live = await service.claim(game_id, token, hub.present, user=user)
         # no await between the change and reading it: the view is the committed state
@@ -637,6 +639,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         Route("/api/games/{id}/offer", action("offer"), methods=["POST"]),
         Route("/api/games/{id}/answer", action("answer"), methods=["POST"]),
         Route("/api/games/{id}/withdraw", action("withdraw"), methods=["POST"]),
+        Route("/api/games/{id}/abort", action("abort"), methods=["POST"]),
         Route("/api/games/{id}/join", join, methods=["POST"]),
         Route("/api/games/{id}/rematch", rematch, methods=["POST"]),
         *analysis_routes(service, runner.pool, _handler, limits, viewer),

@@ -46,9 +46,14 @@ class Runner:
         if old is not None:
             old.cancel()
         clock = view.get("clock")
-        if not clock or clock.get("running") is None or view["status"] != "ongoing" or "days" in clock:
+        if not clock or view["status"] != "ongoing" or "days" in clock:
             return  # correspondence deadlines are days away: the sweep (deadlines) ends those games
-        delay = clock["remaining"][clock["running"]] / 1000 + 0.05
+        if view.get("abort"):  # the player to move has not moved yet: his first-move window runs
+            delay = view["abort"]["in"] + 0.05
+        elif clock.get("running") is not None:
+            delay = clock["remaining"][clock["running"]] / 1000 + 0.05
+        else:
+            return
         loop = asyncio.get_running_loop()
         self.timers[game_id] = loop.call_later(delay, lambda: self.spawn(self._flag(game_id)))
 

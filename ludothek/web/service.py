@@ -28,7 +28,7 @@ from ..core.options import checked
 from ..core.protocol import CHANCE, GameState, RecordEntry
 from ..core.record import Record, dumps
 from ..core.registry import game_class, game_spec, games
-from . import clocks
+from . import aborts, clocks
 from .boards import Adapter, adapter, legal_move_infos
 from .errors import WebError
 from .store import Account, Conflict, GameRow, Store, Write, hash_token
@@ -194,17 +194,30 @@ class GameService:
         async with live.lock:
             for _ in range(RETRIES):
                 await self._refresh(live)
-                loser = live.state.current_player()
-                if live.row.status != "ongoing" or not clocks.flag_fell(live.row.clock, loser, self.now()):
+                if not self._time_up(live.row, live.state):
                     break
-                clocks.flag(live.row.clock, loser)
-                self._finish(live.row, live.state, winner_seat=1 - loser, termination="time")
                 try:
                     await self._commit(live)
                     break
                 except Conflict:
                     continue
             yield live
+
+    def _time_up(self, row: GameRow, state: GameState) -> bool:
+        """End the game in memory if time ran out for the player to move by the server's
+        clock: a first move not made in its window aborts the game (:mod:`.aborts`), a fallen
+        flag loses it. Whether it ended."""
+        if row.status != "ongoing":
+            return False
+        player, now = state.current_player(), self.now()
+        if aborts.overdue(row, player, now):
+            self._abort(row, state, aborts.LATE)
+            return True
+        if aborts.awaits_first_move(row, player) or not clocks.flag_fell(row.clock, player, now):
+            return False
+        clocks.flag(row.clock, player)
+        self._finish(row, state, winner_seat=1 - player, termination="time")
+        return True
 
     async def _changing(self, game_id: Any, change: Callable[[Live], Awaitable[Any]]) -> Any:
         """Run ``change`` on the locked game (it edits the game in memory and commits);
@@ -231,7 +244,7 @@ class GameService:
         row.ply = state.ply
         kept = row.moves[: truncate_to if truncate_to is not None else len(row.moves)]
         row.turns = sum(1 for m in kept if m[2] != -1) + sum(1 for m in appended if m[2] != -1)
-        _bookkeeping(row, state)
+        _bookkeeping(row, state, kept + list(appended))
         try:
             await self.store.commit(Write(row, row.version, list(appended), truncate_to,
                                           rate=_rating_due(row, state, kept + list(appended))))
@@ -421,6 +434,8 @@ class GameService:
         start = state.ply
         at = self.now()
         clock = row.clock if row.clock and row.clock.get("since") is not None else None
+        if clock is not None and aborts.awaits_first_move(row, mover):
+            clock["since"] = at  # a first move costs no time: the abort window ran instead
         if clock is not None and clocks.flag_fell(clock, mover, at):
             clocks.flag(clock, mover)
             self._finish(row, state, winner_seat=1 - mover, termination="time")
@@ -462,11 +477,14 @@ class GameService:
     @staticmethod
     def _finish(row: GameRow, state: GameState, winner_seat: int | None, termination: str) -> None:
         """End the game: ``termination`` is ``rules`` (the rule is ``state.ending()``, kept in
-        ``row.reason``), ``resign``, ``time``, ``abandon`` or ``agreement`` (a draw)."""
+        ``row.reason``), ``resign``, ``time``, ``abandon``, ``agreement`` (a draw) or
+        ``aborted`` (no result: see :meth:`_abort`)."""
         row.status = "over"
         row.termination = termination
         if termination == "agreement":
             row.result = "draw"
+        elif termination == aborts.TERMINATION:
+            row.result = "*"
         else:
             row.result = state.result() if winner_seat is None else state.seat_colour(winner_seat)
         row.reason = (state.ending() or "over") if termination == "rules" else None
@@ -474,6 +492,11 @@ class GameService:
         if row.clock:
             row.clock["since"] = None
         row.invite = None
+
+    def _abort(self, row: GameRow, state: GameState, reason: str) -> None:
+        """End a game nobody started (:mod:`.aborts`): no result, no rating change."""
+        self._finish(row, state, winner_seat=None, termination=aborts.TERMINATION)
+        row.reason = reason
 
     @staticmethod
     def _seat_for(row: GameRow, token: Any, state: GameState, seat: int | None, user: Account | None = None) -> int:
@@ -655,6 +678,25 @@ class GameService:
 
         return await self._changing(game_id, change)
 
+    async def abort(self, game_id: str, token: Any, user: Account | None = None) -> Live:
+        """A player aborts an online game before his own first move (:mod:`.aborts`)."""
+        async def change(live: Live) -> Live:
+            row, state = live.row, live.state
+            mine = self._seat_for(row, token, state, None, user)
+            if row.mode != "online":
+                raise WebError(403, TEXTS("abort_online"))
+            if row.status == "waiting":
+                raise WebError(409, TEXTS("not_started_waiting"))
+            if row.status == "over":
+                raise WebError(409, TEXTS("over"))
+            if not aborts.may_abort(row, mine):
+                raise WebError(409, TEXTS("abort_moved"))
+            self._abort(row, state, aborts.BY_PLAYER)
+            await self._commit(live)
+            return live
+
+        return await self._changing(game_id, change)
+
     def _claim_in(self, row: GameRow) -> float | None:
         """Seconds until the player not to move may claim the win (0 = now), or None when
         this game has no such claim (not online, a clock, or not ongoing)."""
@@ -823,13 +865,25 @@ class GameService:
             view = dict(view)
             view["clock"] = self._clock_view(row, live.state) if row.clock else None
             view["claim_in"] = self._claim_in(row)
+            view["abort"] = self._abort_view(row)
         return view
+
+    def _abort_view(self, row: GameRow) -> dict[str, Any] | None:
+        """The first-move window running now: ``{"seat", "deadline", "in"}`` (unix seconds,
+        seconds left), or None."""
+        due = aborts.deadline(row, row.to_move)
+        if due is None:
+            return None
+        return {"seat": row.to_move, "deadline": due, "in": round(max(0.0, due - self.now()), 1)}
 
     @staticmethod
     def _table_view(row: GameRow, state: GameState | None) -> dict[str, Any]:
         """The fair-play parts of a view: how the game ended (``ending``), the pending
         ``offer`` ({"kind", "by", "ply"} or None), whether ``undo`` is allowed now, whether
-        the game ``draws``, and which seats have ``moved`` (a takeback needs a move)."""
+        the game ``draws``, which seats have ``moved`` (a takeback needs a move), which may
+        ``takeback`` now (not past ``roll_floor``, :func:`roll_floor`; ``undo_blocked`` is
+        ``"roll"`` when that alone stops an undo) and which ``may_abort`` it now (before their
+        own first move, :mod:`.aborts`)."""
         movers = {m[2] for m in row.moves}
         humans = [s for s in (0, 1) if row.seats[s]["kind"] == "human"]
         floor = roll_floor(row)
@@ -851,6 +905,7 @@ class GameService:
             "moved": [0 in movers, 1 in movers],
             "takeback": [can_take_back(0), can_take_back(1)],
             "roll_floor": floor,
+            "may_abort": [state is not None and aborts.may_abort(row, seat) for seat in (0, 1)],
         }
 
     def _build_view(self, row: GameRow, state: GameState, live_view: bool) -> dict[str, Any]:
@@ -893,6 +948,7 @@ class GameService:
             "rematch_of": row.rematch_of,
             "open_seat": row.invite is not None,
             "claim_in": self._claim_in(row) if live_view else None,
+            "abort": self._abort_view(row) if live_view else None,
             "dice": _dice_view(row),
             "rated": row.rated,
             "ratings": row.ratings,
@@ -904,6 +960,8 @@ class GameService:
     def _clock_view(self, row: GameRow, state: GameState) -> dict[str, Any]:
         player = state.current_player()
         running = player if row.status == "ongoing" and player >= 0 else None
+        if aborts.awaits_first_move(row, running):
+            running = None  # his first-move window runs instead (see "abort")
         return clocks.view(row.clock, running, self.now())
 
     @staticmethod
@@ -990,13 +1048,19 @@ def rated_arg(spec: dict[str, Any]) -> bool:
     return rated
 
 
-def _bookkeeping(row: GameRow, state: GameState) -> None:
+def _bookkeeping(row: GameRow, state: GameState, moves: list[tuple[int, str, int, float]] | None = None) -> None:
     """The columns that let the database answer without replaying: the seat to move (for
-    "your turn"), when its time runs out (for the flag sweep) and the winning seat (for a
-    player's wins and losses)."""
+    "your turn"), when its time runs out (for the flag sweep: the end of his first-move
+    window until he has moved) and the winning seat (for a player's wins and losses).
+    ``moves``: the game's moves once this change is stored (default: ``row.moves``)."""
     player = state.current_player()
     row.to_move = player if row.status == "ongoing" and player >= 0 else None
-    row.deadline = clocks.deadline(row.clock, row.to_move) if row.status == "ongoing" else None
+    row.deadline = None
+    if row.status == "ongoing":
+        if aborts.awaits_first_move(row, row.to_move, moves):
+            row.deadline = aborts.deadline(row, row.to_move, moves)
+        else:
+            row.deadline = clocks.deadline(row.clock, row.to_move)
     row.winner = None
     if row.status == "over":
         winners = [seat for seat in (0, 1) if state.seat_colour(seat) == row.result]
@@ -1018,6 +1082,8 @@ def _rating_due(row: GameRow, state: GameState, moves: list[tuple[int, str, int,
     game that both players have moved in (before that, as on lichess, a game ends unrated:
     an opponent who never came is no result); None otherwise."""
     if not row.rated or row.status != "over" or row.ratings is not None or row.user0 is None or row.user1 is None:
+        return None
+    if row.termination == aborts.TERMINATION:
         return None
     if not {0, 1} <= {m[2] for m in moves}:
         return None
@@ -1165,8 +1231,8 @@ def _check_offer_game(row: GameRow) -> None:
 
 def ending_view(row: GameRow, state: GameState | None) -> dict[str, Any] | None:
     """How a finished game ended, for people: ``termination`` (rules, resign, time, abandon,
-    expired, agreement), ``reason`` (the rule's key in the spec's ``endings``, else the
-    termination), ``text`` ({"en", "de"}), and the ``score`` and ``stake`` where the game
+    expired, agreement, aborted), ``reason`` (the rule's key in the spec's ``endings``; for an
+    aborted game ``first_move_late`` or ``by_player``; else the termination), ``text`` ({"en", "de"}), and the ``score`` and ``stake`` where the game
     has them. ``state`` is the final position (None: not at hand)."""
     if row.status != "over":
         return None
@@ -1174,6 +1240,9 @@ def ending_view(row: GameRow, state: GameState | None) -> dict[str, Any] | None:
     if termination == "rules":
         reason = row.reason or (state.ending() if state is not None else None) or "over"
         words = game_spec(row.game).endings.get(reason) or i18n.WEB["ending_over"]
+    elif termination == aborts.TERMINATION:  # the reason says how: late, or by a player
+        reason = row.reason or aborts.BY_PLAYER
+        words = i18n.WEB[f"ending_aborted_{reason}"]
     else:
         reason = termination
         words = i18n.WEB.get(f"ending_{termination}") or i18n.WEB["ending_over"]

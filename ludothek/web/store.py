@@ -69,7 +69,7 @@ games_table = Table(
     Column("invite", String(64), nullable=True),  # sha256 of the invite code while the seat is open
     Column("status", String(8), nullable=False),  # waiting | ongoing | over
     Column("result", String(16), nullable=False, default="*"),
-    Column("termination", String(16), nullable=True),  # rules | resign | time
+    Column("termination", String(16), nullable=True),  # rules | resign | time | abandon | expired | agreement | aborted
     Column("tags", Text, nullable=False),  # JSON object of extra record tags
     Column("clock", Text, nullable=True),  # JSON {"initial", "increment", "remaining": [a, b], "since"}
     Column("version", Integer, nullable=False, default=0),

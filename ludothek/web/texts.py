@@ -153,6 +153,11 @@ TEXTS = Catalog("web", {
     "no_offer_to_withdraw": ("there is no offer to withdraw", "es gibt kein Angebot zurückzuziehen"),
     "withdraw_others": ("only the player who made the offer can withdraw it; answer it instead",
                         "nur wer das Angebot gemacht hat, kann es zurückziehen; beantworte es stattdessen"),
+    # ------------------------------------------------------------------ aborting (games nobody started)
+    "abort_online": ("only an online game between two people can be aborted; resign instead",
+                     "abbrechen lässt sich nur eine Online-Partie zwischen zwei Menschen; gib stattdessen auf"),
+    "abort_moved": ("you have moved in this game already: it can no longer be aborted (resign instead)",
+                    "du hast in dieser Partie schon gezogen: sie lässt sich nicht mehr abbrechen (gib stattdessen auf)"),
     # ------------------------------------------------------------------ claims and rematches
     "claim_which": ("only an ongoing online game without a clock can be claimed",
                     "nur eine laufende Online-Partie ohne Uhr kann beansprucht werden"),

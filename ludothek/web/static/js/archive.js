@@ -1,7 +1,7 @@
 // Archive: running and finished games, filtered by game and player; open one to replay it move by move.
-import { api, el, t, colourName, getLang, focusKey, restoreFocus, gameCatalog, currentUser } from "./app.js";
+import { api, el, t, getLang, focusKey, restoreFocus, gameCatalog, currentUser } from "./app.js";
 import { notifyButton } from "./turns.js";
-import { playerLink } from "./setup.js";
+import { playerLink, resultText } from "./setup.js";
 
 let filter = null; // at first: a logged-in player's own games, everyone's finished ones for a guest
 const search = { game: "", player: "" };
@@ -75,7 +75,7 @@ async function load(results, titles, count) {
   for (const g of games) {
     // a player's name is text (a text node in a link to his profile)
     const [one, two] = g.seats.map((s, i) => s.kind === "bot" ? `${t("computer")} (${botLevel(s.agent)})` : s.name ? playerLink(s.name) : t("player_n", { n: i + 1 }));
-    const result = g.status === "over" ? (g.result === "draw" ? t("draw") : t("wins", { colour: colourName(g.result) })) : t(`status_${g.status}`);
+    const result = resultText(g);
     const size = g.options && g.options.size ? ` ${g.options.size}` : "";
     const kind = [t(`mode_${g.mode}`), g.mode === "online" ? t(g.rated ? "rated" : "casual") : null].filter(Boolean).join(" · ");
     table.append(el("tr", { class: g.your_turn ? "your-turn" : null },

@@ -278,7 +278,27 @@ function timeLeft(deadline) {
   return t("time_m", { m });
 }
 
+// the window for a player's first move: the game is aborted when it passes
+function firstMoveNote(page, abort) {
+  const v = page.view;
+  const yours = page.you.includes(abort.seat) && v.mode !== "local";
+  const who = `${colourName(v.colours[abort.seat])}${v.seats[abort.seat].name ? ` (${v.seats[abort.seat].name})` : ""}`;
+  return el("div", { class: "note", id: "first-move", "data-you": yours ? "1" : null, "data-who": yours ? null : who },
+    firstMoveText(page, abort, yours, who));
+}
+
+function firstMoveText(page, abort, yours, who) {
+  const seconds = abort.in - (performance.now() - page.receivedAt) / 1000;
+  const left = isDays(page.view.clock) ? timeLeft(Date.now() / 1000 + seconds) : fmtClock(seconds * 1000);
+  return yours ? t("first_move_you", { left }) : t("first_move_other", { who, left });
+}
+
 function tickClocks(page, side) {
+  const note = page.view && page.view.abort && side.querySelector("#first-move");
+  if (note) {
+    const text = firstMoveText(page, page.view.abort, !!note.dataset.you, note.dataset.who);
+    if (note.textContent !== text) note.textContent = text;
+  }
   if (!page.view || !page.view.clock) return;
   if (isDays(page.view.clock)) {
     for (const node of side.querySelectorAll("[data-deadline]")) {
@@ -342,6 +362,7 @@ function startRollText(roll) {
 
 function resultText(v) {
   if (v.termination === "expired") return t("expired");
+  if (v.termination === "aborted") return t("game_aborted");
   if (v.result === "draw") return v.termination === "agreement" ? `${t("draw")} ${t("by_agreement")}` : t("draw");
   const how = { resign: t("by_resign"), time: t("by_time"), abandon: t("by_abandon") }[v.termination] || "";
   return `${t("wins", { colour: colourName(v.result) })}${how ? " " + how : ""}`;
@@ -421,8 +442,9 @@ function render(page, boardWrap, side, draw) {
 
   // status or result
   if (v.status === "over") {
+    const scored = v.score && v.score[v.colours[0]] !== undefined && v.termination !== "aborted";  // no result, no score
     side.append(el("div", { class: "banner", id: "result" }, resultText(v),
-      v.score && v.score[v.colours[0]] !== undefined ? el("small", {}, `${colourName(v.colours[0])} ${v.score[v.colours[0]]} : ${v.score[v.colours[1]]} ${colourName(v.colours[1])}`) : null,
+      scored ? el("small", {}, `${colourName(v.colours[0])} ${v.score[v.colours[0]]} : ${v.score[v.colours[1]]} ${colourName(v.colours[1])}`) : null,
       v.ending ? el("small", { id: "result-reason" }, v.ending.text[getLang()] || v.ending.text.en) : null,
       el("button", { class: "btn", id: "end-details", onclick: () => endDialog(page) }, t("end_details"))));
   } else if (v.status === "waiting") {
@@ -439,6 +461,7 @@ function render(page, boardWrap, side, draw) {
       status.append(el("div", { class: "note", id: "deadline", "data-deadline": v.clock.deadline, "data-you": yours ? "1" : null, "data-who": yours ? null : who },
         yours ? t("deadline_you", { left: timeLeft(v.clock.deadline) }) : t("deadline_other", { who, left: timeLeft(v.clock.deadline) })));
     }
+    if (v.abort) status.append(firstMoveNote(page, v.abort));
     if (mine && sources.size && !page.selected) status.append(el("div", { class: "note" }, t("show_legal")));
     side.append(status);
   }
@@ -511,6 +534,11 @@ function render(page, boardWrap, side, draw) {
     } }, t("claim_win")));
   } else if (waiting && claimIn < 86400 && !page.claimTimer) {  // show the button when the time comes
     page.claimTimer = setTimeout(() => { page.claimTimer = null; if (!page.closed) page.draw(); }, claimIn * 1000 + 200);
+  }
+  if (canAct && page.you.length === 1 && v.may_abort && v.may_abort[page.you[0]]) {  // before his own first move
+    actions.append(el("button", { class: "btn", id: "abort", onclick: () => {
+      if (confirm(t("confirm_abort"))) send(page, "abort");
+    } }, t("abort")));
   }
   if (canAct && v.undo) {  // the server says when: a local game in play with a move to take back
     actions.append(el("button", { class: "btn", id: "undo", onclick: () => send(page, "undo") }, t("undo")));

@@ -29,6 +29,7 @@ export async function renderLobby(root) {
   page.liveBox = el("div", { id: "live-box" });
   page.formBox = el("div", { class: "card seek-form" });
   root.append(el("h1", {}, t("lobby_title")), el("p", { class: "sub" }, t("lobby_tagline")),
+    el("p", { class: "note", id: "abort-rule" }, t("abort_rule")),
     el("div", { class: "lobby" },
       el("div", {}, page.formBox),
       el("div", { class: "lobby-lists" },

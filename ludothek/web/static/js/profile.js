@@ -1,7 +1,7 @@
 // A player's profile: since when he plays here, his rating in each game with its history, his
 // wins, draws and losses, and his recent games.
-import { api, el, t, colourName, getLang, gameCatalog } from "./app.js";
-import { gameTitle, ratingText, clockText, playerLink } from "./setup.js";
+import { api, el, t, getLang, gameCatalog } from "./app.js";
+import { gameTitle, ratingText, clockText, playerLink, resultText } from "./setup.js";
 import { ratingChart } from "./chart.js";
 
 export async function renderProfile(root, name) {
@@ -68,7 +68,7 @@ function recentTable(user, byName) {
     el("tr", {}, ["game", "players", "result", "moves", "started", ""].map((k) => el("th", { scope: "col" }, k ? t(k) : el("span", { class: "visually-hidden" }, t("actions"))))));
   for (const g of user.recent) {
     const names = g.seats.map((s, i) => s.kind === "bot" ? t("computer") : s.name ? playerLink(s.name) : t("player_n", { n: i + 1 }));
-    const result = g.status === "over" ? (g.result === "draw" ? t("draw") : t("wins", { colour: colourName(g.result) })) : t(`status_${g.status}`);
+    const result = resultText(g);
     table.append(el("tr", {},
       el("td", {}, el("strong", {}, gameTitle(byName[g.game]) || g.game),
         el("div", { class: "note" }, [t(g.rated ? "rated" : "casual"), clockText(g.clock)].join(" · "))),

@@ -1,6 +1,6 @@
 // The game-setup widgets the home page and the lobby share (a game's options, the time control)
 // and the short texts that describe a setting in lists.
-import { el, t, getLang } from "./app.js";
+import { el, t, getLang, colourName } from "./app.js";
 
 export const DAYS = [1, 2, 3, 7, 14];
 
@@ -109,6 +109,14 @@ export function ratingDelta(delta) {
   return el("span", { class: `delta ${up ? "up" : "down"}` },
     el("span", { "aria-hidden": "true" }, shown),
     el("span", { class: "visually-hidden" }, t(up ? "rating_gained" : "rating_lost", { n: Math.abs(delta).toFixed(1) })));
+}
+
+// a listed game's result: the winner, a draw, "aborted" (no result), or its status while it goes on
+export function resultText(g) {
+  if (g.status !== "over") return t(`status_${g.status}`);
+  if (g.termination === "aborted") return t("aborted");
+  if (g.result === "draw") return t("draw");
+  return g.result === "*" ? t("status_over") : t("wins", { colour: colourName(g.result) });
 }
 
 export function playerLink(name, attrs = {}) {
