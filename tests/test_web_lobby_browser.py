@@ -265,15 +265,15 @@ def test_your_turn_count_in_the_header_and_the_title(browser, site):
         fay.click(f'#seeks button[data-seek="{seek}"]')
         in_game(fay, "fay-game")
         in_game(eve, "eve-game")
-        # correspondence: the time left until the deadline, and whose it is
+        # correspondence: before the first move, a day for it (else the game is aborted), and whose it is
         for page in (eve, fay):
-            page.wait_for_selector("#deadline")
+            page.wait_for_selector("#first-move")
             assert "3 days per move" in page.text_content(".game-title")
-            assert "2 d 23 h" in page.text_content("#deadline")
+            assert "23 h" in page.text_content("#first-move")
         to_move = eve if eve.evaluate("() => window.ludothekGame.you.includes(window.ludothekGame.view.to_seat)") else fay
         other = fay if to_move is eve else eve
-        assert to_move.text_content("#deadline").endswith("left for your move")
-        assert other.text_content("#deadline").startswith(("Black", "White"))
+        assert to_move.text_content("#first-move").startswith("Make your first move within")
+        assert other.text_content("#first-move").startswith(("Black", "White"))
         # the player to move sees his count everywhere, the other does not
         to_move.goto(site + "/rules")
         to_move.wait_for_selector("#my-games")

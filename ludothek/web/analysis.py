@@ -32,9 +32,10 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from ..ai.review import FORMAT_VERSION, spans
-from ..core.messages import Catalog, Message
+from ..core.messages import Catalog
 from .botpool import BotPool, BotPoolError, PoolClosed, WorkerDied
 from .guard import RateLimits, client_of
+from .errors import RetryLater
 from .service import GameService, WebError
 from .store import Account, Store, analyses_table
 
@@ -65,14 +66,6 @@ FULL_RETRY_AFTER = 30
 FORMAT = FORMAT_VERSION
 
 
-class QueueFull(WebError):
-    """Every place in the analysis queue is taken: a 503 with the seconds until a retry."""
-
-    def __init__(self, message: Message, retry_after: float):
-        super().__init__(503, message)
-        self.retry_after = retry_after
-
-
 class Analyses:
     """The analyses this server process computes, and the stored ones."""
 
@@ -101,7 +94,7 @@ class Analyses:
         if mine >= PER_CLIENT:
             raise WebError(429, TEXTS("busy", count=mine))
         if len(waiting) >= MAX_WAITING:
-            raise QueueFull(TEXTS("queue_full", count=len(waiting), wait=FULL_RETRY_AFTER), FULL_RETRY_AFTER)
+            raise RetryLater(503, TEXTS("queue_full", count=len(waiting), wait=FULL_RETRY_AFTER), FULL_RETRY_AFTER)
         args = {
             "job": "review", "agent": "review", "game": row.game, "position": row.position,
             "options": row.options, "actions": [int(m[0]) for m in row.moves], "seed": 1,

@@ -54,6 +54,7 @@ from .lobby import Lobby
 from . import players
 from .notify import PgListener
 from .runner import Runner
+from .errors import RetryLater
 from .service import GameService, WebError, bot_levels, client_options, game_catalog
 from .store import Account, Store
 from .texts import TEXTS
@@ -75,9 +76,8 @@ def _json(data: Any, status: int = 200) -> Response:
 
 def _error(status: int, exc: WebError | LudothekError, lang: str) -> Response:
     response = _json(_error_fields(exc, lang), status)
-    retry_after = getattr(exc, "retry_after", None)  # a throttled request or a full queue: when to try again
-    if retry_after is not None:
-        response.headers["Retry-After"] = str(math.ceil(retry_after))
+    if isinstance(exc, RetryLater):  # a throttled request or a full queue: when to try again
+        response.headers["Retry-After"] = str(math.ceil(exc.retry_after))
     return response
 
 

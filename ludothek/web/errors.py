@@ -32,3 +32,12 @@ class WebError(Exception):
     def text(self, lang: str = "en") -> str:
         """The message in ``lang`` (``en`` or ``de``)."""
         return self.keyed.text(lang) if isinstance(self.keyed, Message) else str(self.keyed)
+
+
+class RetryLater(WebError):
+    """A refusal that passes: 429 when a client went over a limit, 503 when a queue is full;
+    ``retry_after`` is the seconds until trying again makes sense (the ``Retry-After`` header)."""
+
+    def __init__(self, status: int, message: Message, retry_after: float):
+        super().__init__(status, message)
+        self.retry_after = retry_after

@@ -35,7 +35,7 @@ from starlette.applications import Starlette
 from starlette.requests import cookie_parser
 
 from ..core.messages import Message, language_of
-from .service import WebError
+from .errors import RetryLater, WebError
 from .texts import TEXTS
 
 # ---------------------------------------------------------------------------- security headers
@@ -144,12 +144,11 @@ def _describe(item: RateLimitItem) -> Message:
     return TEXTS("rate", amount=item.amount, multiples=item.multiples, unit=TEXTS(f"unit_{unit}"))
 
 
-class TooManyRequests(WebError):
+class TooManyRequests(RetryLater):
     """A client went over a limit: a 429 with the seconds until it may try again."""
 
     def __init__(self, message: Message, retry_after: float):
-        super().__init__(429, message)
-        self.retry_after = retry_after
+        super().__init__(429, message, retry_after)
 
 
 class RateLimits:

@@ -25,7 +25,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .service import WebError
+from .errors import RetryLater
 from .texts import TEXTS
 
 #: hashes computed at once: each takes 64 MiB and a core
@@ -45,12 +45,11 @@ REMEMBERED = 10_000
 FIRST_GUESS_SECONDS = 0.2
 
 
-class QueueFull(WebError):
+class QueueFull(RetryLater):
     """No room for a hash now: a 503 with the seconds after which to try again."""
 
     def __init__(self, retry_after: float):
-        super().__init__(503, TEXTS("login_busy", wait=math.ceil(retry_after)))
-        self.retry_after = retry_after
+        super().__init__(503, TEXTS("login_busy", wait=math.ceil(retry_after)), retry_after)
 
 
 @dataclass(eq=False)
