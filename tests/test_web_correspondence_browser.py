@@ -24,14 +24,20 @@ class Clock:
         return self.now
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
+def clocked_site(tmp_path_factory, name: str):
+    """A server in this process on a fresh SQLite file, with a clock the test sets, a sweep
+    every 0.3 s and cheap password hashes: (base URL, clock), stopped after the module."""
     clock = Clock()
-    db = str(tmp_path_factory.mktemp("correspondence") / "c.sqlite3")
+    db = str(tmp_path_factory.mktemp(name) / "web.sqlite3")
     running = InProcessServer(db, clock=clock, sweep=0.3, rate_limits="off", login_limits="off",
                               password_hasher=argon2.PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
     yield running.base, clock
     running.stop()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    yield from clocked_site(tmp_path_factory, "correspondence")
 
 
 def sign_up(page, base, name):
