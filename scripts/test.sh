@@ -23,6 +23,14 @@ if [ -z "${LUDOTHEK_TEST_POSTGRES:-}" ]; then
     LUDOTHEK_TEST_POSTGRES=$(bash scripts/postgres-cluster.sh start "$pg_dir")
     export LUDOTHEK_TEST_POSTGRES
 fi
+# several test processes (each file in one of them, so a module's server and browser are started
+# once): the suite waits on servers and browsers more than it computes. LUDOTHEK_TEST_WORKERS=0
+# runs it in this process alone.
+workers=${LUDOTHEK_TEST_WORKERS:-3}
+parallel=()
+if [ "$workers" != 0 ]; then
+    parallel=(-n "$workers" --dist loadfile)
+fi
 status=0
-python3 -m pytest "$@" || status=$?  # not exec: the EXIT trap must still stop the cluster
+python3 -m pytest "${parallel[@]}" "$@" || status=$?  # not exec: the EXIT trap must still stop the cluster
 exit "$status"
