@@ -136,8 +136,10 @@ def test_roll_binds_the_notation_of_the_action_before_the_chance_node(game):
         state.play(fairdice.roll(state, SECRET, "g9"))
     action = next(a for a in state.legal_actions() if _leads_to_chance(state, a))
     chosen = state.action_to_str(action)
+    unwritten = state.copy()
+    unwritten.apply_action(action)  # a search's step: no notation kept
     state.play(action)
-    assert fairdice.chosen_before(state) == chosen
+    assert fairdice.chosen_before(state) == chosen and fairdice.chosen_before(unwritten) == chosen
     assert fairdice.roll(state, SECRET, "g9") == fairdice.outcome(SECRET, "g9", state.ply, state.chance_outcomes(), chosen)
     assert fairdice.roll(state, SECRET, "g9", scheme=1) == fairdice.outcome(SECRET, "g9", state.ply,
                                                                               state.chance_outcomes())

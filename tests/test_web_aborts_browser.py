@@ -32,7 +32,7 @@ def rated_game(base, host, host_csrf, guest, guest_csrf):
 
 def open_game(page, base, game_id):
     page.goto(base + f"/play/{game_id}")
-    page.wait_for_function("() => window.ludothekGame && window.ludothekGame.view.status === 'ongoing'")
+    page.wait_for_function("() => window.ludothekGame && window.ludothekGame.view.status === 'ongoing'", timeout=WAIT)
 
 
 def test_the_abort_button_and_the_aborted_game_in_the_archive(browser, site):

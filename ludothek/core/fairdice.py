@@ -206,11 +206,15 @@ def roll(state: GameState, secret: str, game_id: str, scheme: int = SCHEME) -> i
 
 def chosen_before(state: GameState) -> str:
     """The notation of the action that led to ``state`` ("" at the setup position): the
-    choice a roll is bound to."""
+    choice a roll is bound to. An action played with ``play`` kept its notation; one applied
+    with ``apply_action`` (searches) has none, and is written on a copy."""
     if not state.ply:
         return ""
+    action, text = state.played(state.ply - 1)
+    if text:
+        return text
     probe = state.copy()
-    action = probe.undo()
+    probe.undo()
     return probe.action_to_str(action)
 
 

@@ -34,8 +34,8 @@ from starlette.routing import Route
 from ..ai.review import FORMAT_VERSION, spans
 from ..core.messages import Catalog
 from .botpool import BotPool, BotPoolError, PoolClosed, WorkerDied
-from .guard import RateLimits, client_of
 from .errors import RetryLater
+from .guard import RateLimits, client_of
 from .service import GameService, WebError
 from .store import Account, Store, analyses_table
 

@@ -35,6 +35,7 @@ from .accounts import SESSION_SECONDS, Accounts
 from .analysis import analysis_routes
 from .boards import adapter
 from .devices import DEVICE_COOKIE, DEVICE_PATH, DEVICE_SECONDS
+from .errors import RetryLater
 from .guard import (
     SESSION_COOKIE,
     CsrfGuard,
@@ -54,7 +55,6 @@ from .lobby import Lobby
 from . import players
 from .notify import PgListener
 from .runner import Runner
-from .errors import RetryLater
 from .service import GameService, WebError, bot_levels, client_options, game_catalog
 from .store import Account, Store
 from .texts import TEXTS

@@ -278,11 +278,16 @@ function timeLeft(deadline) {
   return t("time_m", { m });
 }
 
+// whether a seat's deadline is this page's player's own, and how to name the seat otherwise
+function seatWords(page, seat) {
+  const v = page.view;
+  const yours = page.you.includes(seat) && v.mode !== "local";
+  return { yours, who: `${colourName(v.colours[seat])}${v.seats[seat].name ? ` (${v.seats[seat].name})` : ""}` };
+}
+
 // the window for a player's first move: the game is aborted when it passes
 function firstMoveNote(page, abort) {
-  const v = page.view;
-  const yours = page.you.includes(abort.seat) && v.mode !== "local";
-  const who = `${colourName(v.colours[abort.seat])}${v.seats[abort.seat].name ? ` (${v.seats[abort.seat].name})` : ""}`;
+  const { yours, who } = seatWords(page, abort.seat);
   return el("div", { class: "note", id: "first-move", "data-you": yours ? "1" : null, "data-who": yours ? null : who },
     firstMoveText(page, abort, yours, who));
 }
@@ -455,9 +460,7 @@ function render(page, boardWrap, side, draw) {
     const status = el("div", { class: "card" }, el("div", { class: "status", id: "status" }, text));
     if (isDays(v.clock) && v.clock.deadline && v.clock.running !== null && v.clock.running !== undefined) {
       // whose deadline it is, in words; the strip's clock shows the same time left
-      const seat = v.clock.running;
-      const yours = page.you.includes(seat) && v.mode !== "local";
-      const who = `${colourName(v.colours[seat])}${v.seats[seat].name ? ` (${v.seats[seat].name})` : ""}`;
+      const { yours, who } = seatWords(page, v.clock.running);
       status.append(el("div", { class: "note", id: "deadline", "data-deadline": v.clock.deadline, "data-you": yours ? "1" : null, "data-who": yours ? null : who },
         yours ? t("deadline_you", { left: timeLeft(v.clock.deadline) }) : t("deadline_other", { who, left: timeLeft(v.clock.deadline) })));
     }
