@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from . import i18n
-from .core import fairdice
+from .core import compile_notice, fairdice
 from .core.errors import LudothekError
 from .core.messages import colour, in_language
 from .core.options import parse_assignments
@@ -194,6 +194,7 @@ def game_options(function: Any) -> Any:
 @click.version_option(package_name="ludothek")
 def main() -> None:
     """Ludothek: play, analyse and study abstract board games ('ludothek games' lists them)."""
+    compile_notice.install(only_terminal=True)  # a first run says why it waits
 
 
 @main.command("games")
@@ -642,13 +643,20 @@ def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rat
         raise Failure(TEXTS("cli_listen", host=host, port=port, reason=os_reason(exc))) from None
     bound = listener.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
-    click.echo(f"Ludothek is serving on http://{shown}:{bound}/  (database {url}; Ctrl-C stops)", err=False)
-    sys.stdout.flush()
     config = uvicorn.Config(
         app, log_level="warning", access_log=False, ws_max_size=64 * 1024, lifespan="on", backlog=4096,
         proxy_headers=trusted_proxy is not None, forwarded_allow_ips=trusted_proxy,
     )
-    uvicorn.Server(config).run(sockets=[listener])
+
+    class AnnouncedServer(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets=sockets)
+            if self.started:  # the address is shown once it answers
+                click.echo(f"Ludothek is serving on http://{shown}:{bound}/  (database {url}; Ctrl-C stops)")
+                sys.stdout.flush()
+                app.state.listening.set()
+
+    AnnouncedServer(config).run(sockets=[listener])
 
 
 

@@ -54,11 +54,12 @@ from .hub import Hub, state_message
 from .lobby import Lobby
 from . import players
 from .notify import PgListener
+from .botpool import PoolClosed
 from .runner import Runner
 from .service import GameService, WebError, bot_levels, client_options, game_catalog
 from .store import Account, Store
 from .texts import TEXTS
-from .warm import preview_json, warm_up
+from .warm import Warming, WarmGate, preview_json
 
 log = logging.getLogger("ludothek.web")
 STATIC = Path(__file__).parent / "static"
@@ -172,6 +173,11 @@ def _handler(function: Any) -> Any:
 
 
 # ---------------------------------------------------------------------------- the app
+def say(line: str) -> None:
+    """A line of the server's progress on its standard output (``ludothek serve`` shows it)."""
+    print(line, flush=True)
+
+
 def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync: str = "full",
                rate_limits: str | None = None, claim_after: float = 72 * 3600, bot_cap: int = 8,
                warm: bool = True, login_limits: str | None = None, password_hasher: Any = None,
@@ -190,6 +196,8 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     hub = Hub()
     runner = Runner(service, hub, bot_executor)
     lobby = Lobby(store, service, clock)
+    warming = Warming(say)
+    listening = asyncio.Event()  # set by whoever serves the app once it answers (ludothek serve)
 
     # ------------------------------------------------------------------ pages
     async def page(request: Request) -> Response:
@@ -567,13 +575,14 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     @asynccontextmanager
     async def lifespan(app: Starlette):
         started = time.perf_counter()
-        runner.pool.start()  # the bot workers warm up while this process does
-        if warm:
-            await asyncio.to_thread(warm_up)
-            try:  # no bot's first move waits for a compile either
-                await runner.pool.ready()
-            except Exception:  # noqa: BLE001 - bots may still work; they would only start slowly
-                log.warning("the bot workers are not warm yet", exc_info=True)
+        if warm:  # in the background: the server answers at once, games as soon as they are warm
+            runner.pool.on_warm = lambda game: game and say(
+                f"warming up: {game}'s bots are ready ({time.perf_counter() - started:.1f} s)")
+            runner.pool.start()
+            warming.start(started)
+        else:
+            runner.pool.start()
+            warming.skip()
         filled = await service.backfill()
         if filled:
             log.info("filled in the turn, deadline and winner of %d older games", filled)
@@ -587,7 +596,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
             background.append(asyncio.create_task(runner.poll()))
         await runner.resume()
         if warm:
-            print(f"Ludothek is ready ({time.perf_counter() - started:.1f} s to warm up)", flush=True)
+            background.append(asyncio.create_task(announce_ready(started)))
         yield
         for task in background:
             task.cancel()
@@ -595,6 +604,15 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
             await listener.stop()
         await runner.close()
         await asyncio.to_thread(store.close)
+
+    async def announce_ready(started: float) -> None:
+        await warming.wait()
+        await listening.wait()
+        try:
+            await runner.pool.ready()
+        except PoolClosed:
+            return
+        say(f"Ludothek is ready ({time.perf_counter() - started:.1f} s to warm up)")
 
     async def resync() -> None:
         """Notifications may have been missed: look at every game watched here."""
@@ -647,7 +665,8 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         WebSocketRoute("/ws/lobby", lobby_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    middleware = [Middleware(CsrfGuard), Middleware(RateLimitMiddleware, limits=limits)]
+    middleware = [Middleware(CsrfGuard), Middleware(RateLimitMiddleware, limits=limits),
+                  Middleware(WarmGate, warming=warming)]
     app = HardenedStarlette(routes=routes, lifespan=lifespan, middleware=middleware,
                             exception_handlers={Exception: _server_error})
     app.state.store = store
@@ -655,4 +674,5 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     app.state.accounts = accounts
     app.state.runner = runner
     app.state.lobby = lobby
+    app.state.listening = listening
     return app
