@@ -31,9 +31,11 @@ from .. import i18n
 from ..core.errors import LudothekError, UnknownGame
 from ..core.messages import Message, language_of
 from ..core.registry import game_class, game_spec
+from . import players
 from .accounts import SESSION_SECONDS, Accounts
 from .analysis import analysis_routes
 from .boards import adapter
+from .botpool import PoolClosed
 from .devices import DEVICE_COOKIE, DEVICE_PATH, DEVICE_SECONDS
 from .errors import RetryLater
 from .guard import (
@@ -52,14 +54,12 @@ from .guard import (
 )
 from .hub import Hub, state_message
 from .lobby import Lobby
-from . import players
 from .notify import PgListener
-from .botpool import PoolClosed
 from .runner import Runner
 from .service import GameService, WebError, bot_levels, client_options, game_catalog
 from .store import Account, Store
 from .texts import TEXTS
-from .warm import Warming, WarmGate, preview_json
+from .warm import WarmGate, Warming, preview_json
 
 log = logging.getLogger("ludothek.web")
 STATIC = Path(__file__).parent / "static"

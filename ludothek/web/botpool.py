@@ -91,17 +91,6 @@ def is_quick(agent: str, game: str) -> bool:
     return budget.iterations <= (QUICK_NODES if algorithm == "alphabeta" else QUICK_ITERATIONS)
 
 
-#: the order in which the bot workers warm the games: the quickest to compile first, so that
-#: those games' bots are ready soonest on a cold kernel cache
-WARM_ORDER = ("trike", "bitis", "hexalit", "trigeo")
-
-
-def warm_order() -> list[str]:
-    from ..core.registry import games
-
-    return sorted(games(), key=lambda name: WARM_ORDER.index(name) if name in WARM_ORDER else len(WARM_ORDER))
-
-
 def warm_up(done: Any = None, between: Any = None) -> None:
     """Load every game's kernels for every kind of agent (from numba's disk cache, or compile
     them), so that a worker's first move is as fast as the later ones. Without this the first
@@ -118,7 +107,9 @@ def warm_up(done: Any = None, between: Any = None) -> None:
         if done is not None:
             done(name)
 
-    compile_once(warm_order(), warm)
+    from ..core.registry import games
+
+    compile_once(games(), warm)
 
 
 def warm_game(name: str) -> None:

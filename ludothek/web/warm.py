@@ -16,9 +16,8 @@ import orjson
 
 from ..core.errors import LudothekError
 from ..core.jit_cache import compile_once
-from ..core.registry import game_class
+from ..core.registry import game_class, games
 from .boards import adapter, legal_move_infos
-from .botpool import warm_order
 from .service import client_options, game_catalog
 
 #: the options the home page (static/js/home.js) draws its pictures with, where a game has them
@@ -46,7 +45,7 @@ def warm_up(plies: int = 40, done: Any = None) -> list[str]:
                 done(name)
 
     game_catalog()
-    compile_once([f"web-{name}" for name in warm_order()], lambda task: warm(task[len("web-"):]))
+    compile_once([f"web-{name}" for name in games()], lambda task: warm(task[len("web-"):]))
     return warmed
 
 
