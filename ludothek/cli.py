@@ -632,6 +632,8 @@ def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rat
                          claim_after=claim_after * 3600, bot_cap=max_bot_games, login_limits=login_limits)
     except ModuleNotFoundError as exc:
         raise Failure(_missing_driver(url, exc, "open")) from None
+    except LudothekError as exc:  # a schema newer than this Ludothek
+        raise Failure(exc) from None
     except Exception as exc:  # noqa: BLE001 - a bad URL or an unreachable database
         raise Failure(TEXTS("cli_db_failed", verb=TEXTS("cli_db_open"), url=url, error=exc)) from None
     listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
@@ -662,18 +664,28 @@ def _missing_driver(url: str, exc: ModuleNotFoundError, verb: str) -> Any:
     return TEXTS("cli_db_driver", verb=doing, url=url, error=str(exc))
 
 
-@main.command(context_settings=CONTEXT)
-@click.option("--db", default=None, metavar="URL",
-              help="SQLAlchemy database URL or a SQLite file path (default: ./ludothek.sqlite3).")
-def migrate(db: str | None) -> None:
-    """Bring the web app's database schema up to date (servers also do this when they start)."""
-    try:
-        from sqlalchemy import create_engine
+DB_OPTION = click.option("--db", default=None, metavar="URL",
+                         help="SQLAlchemy database URL or a SQLite file path (default: ./ludothek.sqlite3).")
 
-        from .web import migrations
-        from .web.store import database_url
+
+def _web_import() -> None:
+    try:
+        import sqlalchemy  # noqa: F401
+
+        from .web import migrations  # noqa: F401
     except ImportError as exc:
         raise Failure(TEXTS("cli_web_needs", module=exc.name)) from None
+
+
+def _upgrade(db: str | None) -> None:
+    """Bring the schema up to date and say from which revision to which."""
+    _web_import()
+    from sqlalchemy import create_engine
+
+    from .web import migrations
+    from .web.backup import shown
+    from .web.store import database_url
+
     url = database_url(db)
     try:
         engine = create_engine(url)
@@ -682,13 +694,134 @@ def migrate(db: str | None) -> None:
         after = migrations.current(engine)
     except ModuleNotFoundError as exc:
         raise Failure(_missing_driver(url, exc, "migrate")) from None
+    except LudothekError as exc:  # a schema newer than this Ludothek
+        raise Failure(exc) from None
     except Exception as exc:  # noqa: BLE001 - a bad URL or an unreachable database
         raise Failure(TEXTS("cli_db_failed", verb=TEXTS("cli_db_migrate"), url=url, error=exc)) from None
-    click.echo(f"{url}: schema {after}" + ("" if before == after else f" (was {before or 'empty'})"))
+    click.echo(f"{shown(url)}: schema {after}" + ("" if before == after else f" (was {before or 'empty'})"))
 
 
-DB_OPTION = click.option("--db", default=None, metavar="URL",
-                         help="SQLAlchemy database URL or a SQLite file path (default: ./ludothek.sqlite3).")
+@main.command(context_settings=CONTEXT)
+@DB_OPTION
+def migrate(db: str | None) -> None:
+    """The same as 'ludothek db upgrade' (kept for scripts that call it)."""
+    _upgrade(db)
+
+
+@main.group("db", cls=LudothekGroup, context_settings=CONTEXT, invoke_without_command=True)
+@click.pass_context
+def db_command(ctx: click.Context) -> None:
+    """The web app's database schema: upgrade, current. Servers also upgrade when they start."""
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
+
+
+@db_command.command("upgrade")
+@DB_OPTION
+def db_upgrade(db: str | None) -> None:
+    """Run the schema migrations up to the newest revision this Ludothek knows."""
+    _upgrade(db)
+
+
+@db_command.command("current")
+@DB_OPTION
+def db_current(db: str | None) -> None:
+    """Print the database's schema revision and whether it is up to date, older (run 'ludothek
+    db upgrade') or newer than this Ludothek (upgrade Ludothek). Exit status 1 when it is newer."""
+    _web_import()
+    from sqlalchemy import create_engine
+
+    from .web import migrations
+    from .web.backup import shown
+    from .web.store import database_url
+
+    url = database_url(db)
+    try:
+        engine = create_engine(url)
+        at = migrations.current(engine)
+        engine.dispose()
+    except ModuleNotFoundError as exc:
+        raise Failure(_missing_driver(url, exc, "open")) from None
+    except Exception as exc:  # noqa: BLE001 - a bad URL or an unreachable database
+        raise Failure(TEXTS("cli_db_failed", verb=TEXTS("cli_db_open"), url=url, error=exc)) from None
+    head = migrations.head()
+    if at is None:
+        state = "empty (no schema yet: 'ludothek db upgrade' or a server's start creates it)"
+    elif at == head:
+        state = "up to date"
+    elif at in migrations.known():
+        state = f"older than this Ludothek's {head}: run 'ludothek db upgrade'"
+    else:
+        state = f"NEWER than this Ludothek knows ({head}): upgrade Ludothek"
+    click.echo(f"{shown(url)}: schema {at or '-'}, {state}")
+    if at is not None and at not in migrations.known():
+        sys.exit(1)
+
+
+def _counted(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def _size(count: int) -> str:
+    for unit in ("bytes", "kB", "MB", "GB"):
+        if count < 1000 or unit == "GB":
+            return f"{count} {unit}" if unit == "bytes" else f"{count:.1f} {unit}"
+        count /= 1000
+    return str(count)  # pragma: no cover
+
+
+@main.command(context_settings=CONTEXT)
+@DB_OPTION
+@click.argument("file", type=FilePath(), metavar="FILE")
+def backup(db: str | None, file: str) -> None:
+    """Back the web app's database up into FILE, safely while servers run: SQLite with its online
+    backup API, PostgreSQL with pg_dump --format=custom (Debian: postgresql-client). Restore
+    with 'ludothek restore'. The last line says the size and what the backup holds."""
+    _web_import()
+    from .web.backup import backup as make_backup
+    from .web.backup import shown
+    from .web.store import database_url
+
+    url = database_url(db)
+    try:
+        summary = make_backup(url, file)
+    except LudothekError as exc:
+        raise Failure(exc) from None
+    except ModuleNotFoundError as exc:
+        raise Failure(_missing_driver(url, exc, "open")) from None
+    except OSError as exc:
+        raise Failure(TEXTS("cannot_write", path=file, reason=os_reason(exc))) from None
+    except Exception as exc:  # noqa: BLE001 - an unreachable database, a locked file
+        raise Failure(TEXTS("cli_db_failed", verb=TEXTS("cli_db_open"), url=url, error=exc)) from None
+    click.echo(f"backed up {shown(url)} into {file}: {_size(summary.size)}, {_counted(summary.games, 'game')}, "
+               f"{_counted(summary.moves, 'move')}, schema {summary.revision}")
+
+
+@main.command(context_settings=CONTEXT)
+@DB_OPTION
+@click.option("--force", is_flag=True, help="Replace what the target database holds (stop its servers first).")
+@click.argument("file", type=FilePath(), metavar="FILE")
+def restore(db: str | None, force: bool, file: str) -> None:
+    """Restore a backup made by 'ludothek backup' into a fresh database (one that holds no rows;
+    --force replaces what it holds), then upgrade its schema if the backup is older."""
+    _web_import()
+    from .web.backup import restore as do_restore
+    from .web.backup import shown
+    from .web.store import database_url
+
+    url = database_url(db)
+    try:
+        summary = do_restore(file, url, force=force)
+    except LudothekError as exc:
+        raise Failure(exc) from None
+    except ModuleNotFoundError as exc:
+        raise Failure(_missing_driver(url, exc, "open")) from None
+    except Exception as exc:  # noqa: BLE001 - an unreachable database, a locked file
+        raise Failure(TEXTS("cli_db_failed", verb=TEXTS("cli_db_open"), url=url, error=exc)) from None
+    migrated = f", upgraded to {summary.migrated_to}" if summary.migrated_to else ""
+    click.echo(f"restored {file} into {shown(url)}: {_counted(summary.games, 'game')}, "
+               f"{_counted(summary.moves, 'move')}, "
+               f"schema {summary.revision}{migrated}")
 
 
 @main.group("users", cls=LudothekGroup, context_settings=CONTEXT, invoke_without_command=True)
@@ -711,6 +844,8 @@ def _accounts(db: str | None) -> Any:
         store = Store(url)
     except ModuleNotFoundError as exc:
         raise Failure(_missing_driver(url, exc, "open")) from None
+    except LudothekError as exc:  # a schema newer than this Ludothek
+        raise Failure(exc) from None
     except Exception as exc:  # noqa: BLE001 - a bad URL or an unreachable database
         raise Failure(TEXTS("cli_db_failed", verb=TEXTS("cli_db_open"), url=url, error=exc)) from None
     return Accounts(store)
