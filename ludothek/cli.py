@@ -28,9 +28,11 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
 class Failure(click.ClickException):
-    """A clean error: message on stderr, exit status 2. ``message`` is a keyed message, a
-    Ludothek error or plain text; it is shown in ``lang`` (by default the user's language,
-    :func:`i18n.default_language`) after ``where`` (a file name, an option) if given."""
+    """A clean error: one line ``error: MESSAGE`` on stderr, exit status 2. ``message`` is a
+    keyed message, a Ludothek error or plain text; it is shown in ``lang`` (by default the
+    user's language, :func:`i18n.default_language`) after ``where`` (a file name, an option) if
+    given. The prefix ``error:`` is the same in every language: scripts and the fuzz check match
+    it, as they match the exit status; the words after it are for the reader."""
 
     exit_code = 2
 
@@ -44,7 +46,7 @@ class Failure(click.ClickException):
 
     def show(self, file: Any = None) -> None:
         lang = self.lang or i18n.default_language()
-        click.echo(f"{TEXTS('error').text(lang)}: {self.text(lang)}", err=True)
+        click.echo(f"error: {self.text(lang)}", err=True)
 
 
 def _one_line(exc: click.UsageError) -> Failure:
@@ -288,19 +290,35 @@ def _stderr_console() -> Any:
     return Console(stderr=True)
 
 
+#: the width of piped output: wide enough that no line is ever wrapped
+UNWRAPPED = 100_000
+
+
+def _stdout_console(**options: Any) -> Any:
+    """A rich console for standard output: on a terminal as wide as the terminal; piped (to a
+    file, ``less``, ``grep``) lines are not wrapped at rich's default 80 columns, unless
+    ``COLUMNS`` is set, which is honoured."""
+    import os
+
+    from rich.console import Console
+
+    console = Console(**options)
+    if console.is_terminal or os.environ.get("COLUMNS"):
+        return console
+    return Console(width=UNWRAPPED, soft_wrap=True, **options)
+
+
 @main.command(context_settings=CONTEXT)
 @click.argument("path", type=FilePath())
 def replay(path: str) -> None:
     """Check a game record and show its final position."""
-    from rich.console import Console
-
     lang = i18n.default_language()
     try:
         record = load(path)
         state = record.replay()
     except LudothekError as exc:
         raise Failure(exc, where=path) from None
-    console = Console()
+    console = _stdout_console()
     console.print(state.render(lang))
     console.print(" ".join(record.moves))
     console.print(i18n.text("replay_result", lang, result=result_word(record.result)))
@@ -325,9 +343,13 @@ def verify(path: str, lang: str | None) -> None:
         raise Failure(TEXTS("cli_not_utf8", path=path, offset=exc.start), lang=lang) from None
     except LudothekError as exc:
         raise Failure(exc, where=path, lang=lang) from None
+    if report.ok and not report.dice:
+        click.echo(i18n.text("verify_no_dice", lang, file=path))
+        return
     if report.ok:
         start = i18n.text("verify_ok_start", lang) if report.start_roll else ""
-        click.echo(i18n.text("verify_ok", lang, file=path, rolls=report.rolls, start=start))
+        key = "verify_ok_one" if report.rolls == 1 else "verify_ok"
+        click.echo(i18n.text(key, lang, file=path, rolls=report.rolls, start=start))
         return
     if report.problem in ("broken", "scheme"):  # why the moves stop replaying, in the game's words
         click.echo(f"{path}: {in_language(report.detail, lang)}", err=True)
@@ -349,8 +371,11 @@ def verify(path: str, lang: str | None) -> None:
 @click.option("--seed", type=SEED, default=None, metavar="N",
               help="Seed for random agents, and for the rolls of a hot-seat game (against an agent the dice "
                    "are fair: they follow from a fresh secret, revealed at the end).")
+@click.option("--delay", type=Finite(0, 60), default=None, metavar="SECONDS",
+              help="When two agents play (--me AGENT): the pause after each move, to watch the game "
+                   "[default: 0.5 on a terminal, 0 when the output is piped].")
 def play(game: str, size: int | None, option: tuple[str, ...], position: str | None, vs: str, me: str, seat: str,
-         start: str, lang: str | None, seed: int | None) -> None:
+         start: str, lang: str | None, seed: int | None, delay: float | None) -> None:
     """Play in the terminal against a person (same keyboard) or an agent."""
     from .terminal import TerminalGame
 
@@ -380,8 +405,11 @@ def play(game: str, size: int | None, option: tuple[str, ...], position: str | N
         tags[fairdice.TAG_START_ROLL] = f"{start}: {rolls}"
     state = _state(game, size, tuple(options), position, lang)
     try:
+        console = _stdout_console(highlight=False)
+        if delay is None:
+            delay = 0.5 if console.is_terminal else 0.0
         TerminalGame(state, vs=vs, me=me, seat=int(seat) - 1, lang=lang, rng=rng, tags=tags, dice_secret=dice_secret,
-                     game_id=game_id).run()
+                     game_id=game_id, console=console, delay=delay).run()
     except LudothekError as exc:
         raise Failure(exc, lang=lang) from None
 
@@ -423,10 +451,30 @@ def analyse(game: str, size: int | None, option: tuple[str, ...], position: str 
     click.echo(f"{state.name} {state.position()}")
     click.echo(f"{state.to_move} to move; {report.agent}: {result.iterations:,} iterations in {result.seconds:.2f}s"
                + (f", depth {result.depth}" if result.depth else ""))
+    why = _why_stopped(result, budget)
+    if why:
+        click.echo(why)
     click.echo(f"best: {report.moves[0][0]} ({report.moves[0][1]:+.3f})")
     for rank, (move, score, visits) in enumerate(report.moves[:top], start=1):
         click.echo(f"{rank:3}. {move:<14} {score:+.3f}" + (f"  visits {visits}" if visits else ""))
     click.echo("line: " + " ".join(report.line))
+
+
+def _why_stopped(result: Any, budget: Any) -> str:
+    """Why a search given a time stopped before it: '' when it used its time (or counted)."""
+    if budget.seconds is None or result.stopped is None:
+        return ""
+    given = f"{budget.seconds:g}s"
+    if result.stopped == "decided":
+        return f"stopped before the {given}: the result is settled (a forced win or loss was found)"
+    if result.stopped == "proven":
+        return f"stopped before the {given}: the search proved the result"
+    if result.stopped == "exhausted":
+        return f"stopped before the {given}: the whole game tree was searched"
+    if result.stopped == "next_depth":
+        return (f"stopped before the {given}: depth {result.depth} took {result.seconds:.2f}s, more than half the "
+                f"time, and depth {result.depth + 1} takes several times as long, so it would not finish")
+    return f"stopped before the {given}: the search reached its deepest depth ({result.depth})"
 
 
 @main.command(context_settings=CONTEXT)
@@ -441,7 +489,6 @@ def review(path: str, budget: int | None, seed: int, search_only: bool, as_json:
     """Computer analysis of a recorded game: the evaluation after every ply (for the first
     player, -1..+1), inaccuracies (?!), mistakes (?) and blunders (??) with the best move, and
     for a solved game the exact value of every position."""
-    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from .ai.review import review_game, summary_lines, table
@@ -465,7 +512,7 @@ def review(path: str, budget: int | None, seed: int, search_only: bool, as_json:
     if as_json:
         click.echo(json.dumps(result.to_json(), ensure_ascii=False))
         return
-    out = Console()
+    out = _stdout_console()
     out.print(table(result))
     for line in summary_lines(result):
         out.print(line, highlight=False)
@@ -895,17 +942,34 @@ def users_list(db: str | None) -> None:
         click.echo("  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip())
 
 
+def _has_terminal() -> bool:
+    """Whether a person can be asked (standard input is a terminal)."""
+    return sys.stdin is not None and sys.stdin.isatty()
+
+
 @users_command.command("reset-password")
 @click.argument("name")
 @DB_OPTION
 @click.option("--password-stdin", is_flag=True, help="Read the new password from the first line of standard input.")
 def users_reset_password(name: str, db: str | None, password_stdin: bool) -> None:
-    """Give the account NAME a new password (asked twice, not shown) and end its sessions."""
-    if password_stdin:
-        password = sys.stdin.readline().rstrip("\r\n")
-    else:
-        password = click.prompt("New password", hide_input=True, confirmation_prompt=True)
-    _account_change(db, lambda accounts: accounts.reset_password(name, password))
+    """Give the account NAME a new password (asked twice on a terminal, not shown; from a script
+    use --password-stdin) and end its sessions."""
+    from .web.service import WebError
+
+    accounts = _accounts(db)
+    try:
+        accounts.user(name)  # an unknown name is refused before any password is asked for
+        if password_stdin:
+            password = sys.stdin.readline().rstrip("\r\n")
+        elif not _has_terminal():
+            raise Failure(TEXTS("cli_password_terminal"))
+        else:
+            password = click.prompt("New password", hide_input=True, confirmation_prompt=True)
+        accounts.reset_password(name, password)
+    except WebError as exc:
+        raise Failure(exc.keyed) from None
+    finally:
+        accounts.store.close()
     click.echo(f"{_printable(name)}: new password set; its sessions ended")
 
 
@@ -948,9 +1012,7 @@ def solve_command(game: str, output: str | None) -> None:
     spec = game_spec(game)
     if not spec.solver:
         raise Failure(TEXTS("cli_solve", game=repr(game), solvable=", ".join(_solvable()) or TEXTS("cli_no_solvable")))
-    from rich.console import Console
-
-    spec.load("solver")(Console(), output)
+    spec.load("solver")(_stdout_console(), output)
 
 
 if __name__ == "__main__":  # pragma: no cover

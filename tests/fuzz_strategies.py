@@ -662,12 +662,13 @@ class CliCase:
     stdin: str = ""
     files: tuple[tuple[str, bytes], ...] = ()  # written into the working directory first
     how: str = ""
+    lang: str = "en"  # LUDOTHEK_LANG and LANG of the call: errors look alike in every locale
 
     def __repr__(self) -> str:
         args = ", ".join(_short(a) for a in self.args)
         extra = f", stdin={self.stdin!r}" if self.stdin else ""
         files = f", files={[(n, _short(d)) for n, d in self.files]}" if self.files else ""
-        return f"CliCase([{args}]{extra}{files}, how={self.how!r})"
+        return f"CliCase([{args}]{extra}{files}, how={self.how!r}, lang={self.lang!r})"
 
 
 def game_name(ch: Chooser, game: str) -> str:
@@ -816,7 +817,8 @@ def gen_cli_case(ch: Chooser, game: str | None = None) -> CliCase:
         args[1] = "chess"
     if args and args[0] == "serve":
         args = ["serve", "--port", "-1"]  # never starts: click refuses the port
-    return CliCase(tuple(bound_cost(args[:2] + protected + args[2:])), stdin, tuple(files), how)
+    lang = ch.choice(["en", "de_DE.UTF-8", "de", "fr_FR.UTF-8", ""])
+    return CliCase(tuple(bound_cost(args[:2] + protected + args[2:])), stdin, tuple(files), how, lang)
 
 
 #: options whose valid values make a call run long: the largest value fuzzing passes on, and

@@ -9,7 +9,6 @@ import random
 import subprocess
 import sys
 import threading
-import time
 
 import pytest
 
@@ -25,7 +24,7 @@ BOUND = 120.0  # seconds: a generous bound for waits on a busy machine, never a 
 
 def ludothek(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "ludothek.cli", *args], capture_output=True, text=True,
-                          timeout=BOUND, env={**os.environ, "LUDOTHEK_LANG": "en"})
+                          timeout=BOUND, env={**os.environ, "LUDOTHEK_LANG": "en"}, check=False)
 
 
 class Players:
@@ -126,7 +125,7 @@ def test_a_backup_under_load_keeps_every_acknowledged_move_sqlite(tmp_path):
     check_restored(target, before)
 
 
-def test_a_backup_under_load_keeps_every_acknowledged_move_postgres(postgres_url, second_postgres, tmp_path):
-    db, target = postgres_url, second_postgres
+def test_a_backup_under_load_keeps_every_acknowledged_move_postgres(postgres_url, request, tmp_path):
+    db, target = postgres_url, request.getfixturevalue("second_postgres")
     before = backup_under_load(db, target, tmp_path)
     check_restored(target, before)

@@ -154,7 +154,8 @@ def inspect_backup(path: Path) -> tuple[str, str]:
         with open(path, "rb") as handle:
             head = handle.read(len(SQLITE_MAGIC))
     except OSError as exc:
-        from ..core.texts import TEXTS as CORE, os_reason
+        from ..core.texts import TEXTS as CORE
+        from ..core.texts import os_reason
 
         raise BackupError(CORE("cannot_read", path=str(path), reason=os_reason(exc))) from None
     if head.startswith(SQLITE_MAGIC):
@@ -298,7 +299,7 @@ def _libpq(url: str) -> tuple[str, dict[str, str]]:
 
 
 def _run(command: list[str], env: dict[str, str] | None, unreadable: Path | None = None) -> str:
-    done = subprocess.run(command, env=env, capture_output=True, text=True, errors="replace")
+    done = subprocess.run(command, env=env, capture_output=True, text=True, errors="replace", check=False)
     if done.returncode != 0:
         detail = " ".join(done.stderr.split())[:500] or "-"
         if unreadable is not None:
