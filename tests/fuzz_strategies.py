@@ -787,6 +787,18 @@ def gen_cli_case(ch: Chooser, game: str | None = None) -> CliCase:
     elif verb == "migrate":
         args = ["migrate", "--db", ch.choice(["fuzz.sqlite3", "", "::", "notaurl://", "sqlite:////nonexistent/x/y.db",
                                               "/", "sqlite:///fuzz.sqlite3", "\x00", "postgresql://"])]
+    elif verb in ("backup", "restore"):
+        made = "fuzz.sqlite3"
+        noise = junk(ch, 40).encode("utf-8", "surrogatepass")
+        files.append(("some.backup", ch.choice([b"", b"hello\n", b"PGDMP" + noise, b"SQLite format 3\x00" + noise])))
+        args = [verb, "--db", ch.choice([made, "", "::", "notaurl://", "sqlite://", "/", "\x00",
+                                         "sqlite:////nonexistent/x/y.db"]),
+                ch.choice(["some.backup", "missing.backup", "", "/", ".", "\x00", "out.backup"])]
+        if verb == "restore" and ch.coin(0.3):
+            args.append("--force")
+    elif verb == "db":
+        args = ["db", ch.choice(["upgrade", "current", "nosuch", ""]), "--db",
+                ch.choice(["fuzz.sqlite3", "", "::", "notaurl://", "/", "\x00"])]
     elif verb == "games":
         args = ["games"] + ([junk(ch, 3)] if ch.coin(0.2) else [])
     else:
