@@ -330,7 +330,8 @@ def replay(path: str) -> None:
 def verify(path: str, lang: str | None) -> None:
     """Check that a record's dice were rolled fair: its DiceSecret matches the DiceCommitment
     published at the start, and every roll is the one the secret gives. Exit status 0 when
-    all is right, 1 naming what is wrong, 2 for a file that is no record."""
+    all is right (or no die was rolled: nothing to verify), 1 naming what is wrong, 2 for a
+    file that is no record."""
     lang = lang or i18n.default_language()
     try:
         with open(path, "rb") as handle:

@@ -4,6 +4,7 @@ each move on a terminal (--delay), and `analyse` says why it stopped before its 
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import subprocess
@@ -106,6 +107,9 @@ def test_analyse_says_why_it_stopped_before_its_time():
                                        "--seconds", "30"])
     assert result.exit_code == 0, result.output
     assert "stopped before the 30s: " in result.output, result.output
+    as_json = CliRunner().invoke(main, ["analyse", "trike", "--position", state.position(), "--size", "7",
+                                        "--seconds", "30", "--json"])
+    assert json.loads(as_json.output)["stopped"] == report.analysis.stopped
 
 
 def test_the_reasons_read_as_sentences():
