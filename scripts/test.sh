@@ -3,8 +3,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
-# a fifth game that lives only under tests/, installed as a plugin like a third party's
-python3 -m pip install --quiet --disable-pip-version-check -e tests/plugin
+# The fifth game under tests/plugin is registered by the tests for their own processes
+# (tests/plugin_registration.py); earlier versions of this script installed it for good.
+if python3 -m pip show --quiet ludothek-wettlauf >/dev/null 2>&1; then
+    python3 -m pip uninstall --quiet --yes ludothek-wettlauf
+fi
 if [ -x scripts/install-browser.sh ] || [ -f scripts/install-browser.sh ]; then
     bash scripts/install-browser.sh
 fi

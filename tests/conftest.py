@@ -2,10 +2,14 @@ import os
 import uuid
 from pathlib import Path
 
-import pytest
-from hypothesis import HealthCheck, settings
+from .plugin_registration import register_race_plugin
 
-from .browser import browser, page, server  # noqa: F401 - the browser tests' fixtures
+register_race_plugin()  # before anything imports Ludothek's registry
+
+import pytest  # noqa: E402
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+from .browser import browser, page, server  # noqa: E402, F401 - the browser tests' fixtures
 
 DATA = Path(__file__).parent / "data"
 

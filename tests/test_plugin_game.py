@@ -1,5 +1,6 @@
 """A fifth game that lives only under tests/: Race (Wettlauf), the package in tests/plugin,
-installed like a third party's plugin (``pip install -e tests/plugin``; scripts/test.sh does).
+found like a third party's plugin through its entry point (registered for the tests' processes by
+tests/plugin_registration.py, not installed).
 
 It proves that a game is one package: nothing in ``ludothek/`` names it, and yet it is listed,
 played in the terminal, matched by every bot, recorded, and served to OpenSpiel and PettingZoo
@@ -36,7 +37,7 @@ PLUGIN = Path(__file__).parent / "plugin"
 PACKAGE = Path(__file__).parent.parent / "ludothek"
 
 if GAME not in ludothek.games():
-    pytest.fail("the Race plugin is not installed: run pip install -e tests/plugin (scripts/test.sh does)",
+    pytest.fail("the Race plugin is not registered (tests/conftest.py registers it for the tests)",
                 pytrace=False)
 
 
@@ -480,3 +481,18 @@ def test_pettingzoo_api_test():
     picture = env.render()
     assert picture.dtype == np.uint8 and picture.ndim == 3 and picture.shape[2] == 3
     assert env.action_space("player_0").n == 16
+
+
+def test_the_race_is_registered_for_the_tests_only():
+    """Outside the tests' processes (no PYTHONPATH of theirs) the user's ``ludothek`` has four
+    games: scripts/test.sh must not install the test plugin where it would stay."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    listed = subprocess.run([sys.executable, "-c", "import ludothek; print(ludothek.games())"],
+                            env=env, capture_output=True, text=True, timeout=600, cwd="/")
+    assert listed.returncode == 0, listed.stderr
+    assert GAME not in listed.stdout, "ludothek-wettlauf is installed in this environment: pip uninstall it"
+    assert GAME in ludothek.games()

@@ -21,7 +21,7 @@ sync_api = require_browser()
 GAME = "wettlauf"
 SQUARES = {"s", *(str(n) for n in range(1, 13)), "h"}
 if GAME not in ludothek.games():
-    pytest.fail("the Race plugin is not installed: run pip install -e tests/plugin (scripts/test.sh does)",
+    pytest.fail("the Race plugin is not registered (tests/conftest.py registers it for the tests)",
                 pytrace=False)
 
 
