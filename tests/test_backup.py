@@ -150,6 +150,19 @@ def test_backup_names_what_is_missing(tmp_path):
     assert not (tmp_path / "b").exists()
 
 
+def test_the_database_itself_is_no_place_for_its_backup(tmp_path):
+    db = tmp_path / "live.sqlite3"
+    with_games(f"sqlite:///{db}", ["g1"])
+    for target in (db, tmp_path / "live.sqlite3-wal", tmp_path / "." / "live.sqlite3"):
+        result = run("backup", "--db", str(db), str(target))
+        assert result.exit_code == 2, result.output
+        assert result.output.strip() == f"error: {target} is the database itself: the backup must go to another file"
+    assert games_in(f"sqlite:///{db}") == ["g1"]
+    assert run("backup", "--db", str(db), str(tmp_path / "b.backup")).exit_code == 0
+    result = run("restore", "--db", str(tmp_path / "b.backup"), "--force", str(tmp_path / "b.backup"))
+    assert result.exit_code == 2 and "is the database itself" in result.output, result.output
+
+
 def test_a_sqlite_backup_does_not_restore_into_postgres_and_back(postgres_url, tmp_path):
     lite = f"sqlite:///{tmp_path / 's.sqlite3'}"
     with_games(lite, ["g1"])

@@ -76,6 +76,7 @@ def backup(url: str, path: str | os.PathLike) -> Summary:
         raise BackupError(TEXTS("backup_kind", url=shown(url)))
     if not os.path.isfile(source):
         raise BackupError(TEXTS("backup_no_database", path=source))
+    _not_the_database(target, source)
     partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
     src = sqlite3.connect(source, timeout=30)
     try:
@@ -135,6 +136,7 @@ def restore(path: str | os.PathLike, url: str, force: bool = False) -> Summary:
             if rows:
                 raise BackupError(TEXTS("restore_not_empty", url=shown(url), rows=rows))
         if kind == "sqlite":
+            _not_the_database(source, _sqlite_file(url) or "")
             _sqlite_restore(source, _sqlite_file(url) or "")
         else:
             _pg_restore(source, url, engine)
@@ -244,6 +246,17 @@ def _sqlite_file(url: str) -> str | None:
     if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
         return None
     return os.path.abspath(parsed.database)
+
+
+def _not_the_database(path: Path, database: str) -> None:
+    """Refuse a backup file that is the SQLite database (or its -wal / -shm file): replacing it
+    would pull the file from under a running server."""
+    try:
+        resolved = path.resolve()
+    except OSError:
+        return
+    if resolved in {Path(database + suffix).resolve() for suffix in ("", "-wal", "-shm", "-journal")}:
+        raise BackupError(TEXTS("backup_same_file", path=str(path)))
 
 
 def _sqlite_tables(conn: sqlite3.Connection) -> set[str]:

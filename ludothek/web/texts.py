@@ -243,6 +243,8 @@ TEXTS = Catalog("web", {
                     "{url} lässt sich nicht sichern: gesichert werden nur SQLite- und PostgreSQL-Datenbanken"),
     "backup_no_database": ("cannot back up {path}: there is no such database file",
                            "{path} lässt sich nicht sichern: diese Datenbankdatei gibt es nicht"),
+    "backup_same_file": ("{path} is the database itself: the backup must go to another file",
+                         "{path} ist die Datenbank selbst: die Sicherung muss in eine andere Datei"),
     "backup_not_ludothek": ("{path} is not a Ludothek database: it has no {tables} tables",
                             "{path} ist keine Ludothek-Datenbank: ihr fehlen die Tabellen {tables}"),
     "backup_unreadable": ("{path} is not a Ludothek backup: {reason}", "{path} ist keine Ludothek-Sicherung: {reason}"),
