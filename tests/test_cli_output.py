@@ -35,8 +35,8 @@ def piped(*args: str, columns: str | None = None) -> str:
     env["LUDOTHEK_LANG"] = "en"
     if columns is not None:
         env["COLUMNS"] = columns
-    done = subprocess.run([sys.executable, "-m", "ludothek.cli", *args], stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True, env=env, timeout=300, check=False)
+    done = subprocess.run([sys.executable, "-m", "ludothek.cli", *args], capture_output=True, text=True, env=env,
+                          timeout=300, check=False)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
