@@ -590,7 +590,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
             runner.housekeeping(), runner.deadlines(sweep), lobby.run(lobby_interval))]
         listener = None
         if store.is_postgres:
-            listener = PgListener(store.url, runner.elsewhere, resync)
+            listener = PgListener(store.url, runner.elsewhere, resync, on_sessions_ended=accounts.forget_user)
             await listener.start()
         else:
             background.append(asyncio.create_task(runner.poll()))
@@ -615,7 +615,9 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         say(f"Ludothek is ready ({time.perf_counter() - started:.1f} s to warm up)")
 
     async def resync() -> None:
-        """Notifications may have been missed: look at every game watched here."""
+        """Notifications may have been missed: look at every game watched here, and trust no
+        cached session."""
+        accounts.forget_all()
         for game_id in list(hub.rooms):
             await runner.elsewhere(game_id)
 

@@ -226,6 +226,42 @@ TEXTS = Catalog("web", {
     "too_many_signup": ("too many new accounts from your address: at most {limit}; try again in {wait} s",
                         "zu viele neue Konten von deiner Adresse: höchstens {limit}; versuche es in {wait} s wieder"),
     "user_unknown": ("there is no user named {user!r}", "es gibt keinen Benutzer namens {user!r}"),
+    # ------------------------------------------------------------------ the database: schema, backups (the command line)
+    "schema_newer": ("the database {where} has schema revision {revision}, which this Ludothek does not know (it "
+                     "knows up to {head}): a newer Ludothek wrote it; upgrade Ludothek (pip install -U ludothek) "
+                     "before you use this database",
+                     "die Datenbank {where} hat die Schemaversion {revision}, die dieses Ludothek nicht kennt (es "
+                     "kennt bis {head}): ein neueres Ludothek hat sie geschrieben; aktualisiere Ludothek (pip "
+                     "install -U ludothek), bevor du diese Datenbank verwendest"),
+    "backup_no_pg_dump": ("{tool} is not installed (on Debian: apt-get install postgresql-client); install it, or "
+                          "back up by hand: {command}",
+                          "{tool} ist nicht installiert (unter Debian: apt-get install postgresql-client); "
+                          "installiere es oder sichere von Hand: {command}"),
+    "backup_tool_failed": ("{tool} failed (exit status {status}): {detail}",
+                           "{tool} ist gescheitert (Rückgabewert {status}): {detail}"),
+    "backup_kind": ("cannot back up {url}: only SQLite and PostgreSQL databases can be backed up",
+                    "{url} lässt sich nicht sichern: gesichert werden nur SQLite- und PostgreSQL-Datenbanken"),
+    "backup_no_database": ("cannot back up {path}: there is no such database file",
+                           "{path} lässt sich nicht sichern: diese Datenbankdatei gibt es nicht"),
+    "backup_same_file": ("{path} is the database itself: the backup must go to another file",
+                         "{path} ist die Datenbank selbst: die Sicherung muss in eine andere Datei"),
+    "backup_not_ludothek": ("{path} is not a Ludothek database: it has no {tables} tables",
+                            "{path} ist keine Ludothek-Datenbank: ihr fehlen die Tabellen {tables}"),
+    "backup_unreadable": ("{path} is not a Ludothek backup: {reason}", "{path} ist keine Ludothek-Sicherung: {reason}"),
+    "backup_reason_kind": ("it is neither a SQLite database nor a pg_dump archive (--format=custom)",
+                           "sie ist weder eine SQLite-Datenbank noch ein pg_dump-Archiv (--format=custom)"),
+    "backup_reason_damaged": ("the SQLite file is damaged ({detail})", "die SQLite-Datei ist beschädigt ({detail})"),
+    "backup_reason_tables": ("it has no {tables} tables", "ihr fehlen die Tabellen {tables}"),
+    "backup_reason_revision": ("it records no schema revision (no alembic_version row)",
+                               "sie nennt keine Schemaversion (keine Zeile in alembic_version)"),
+    "restore_mismatch": ("{path} is a {kind} backup: restore it into a {kind} database, not {url}",
+                         "{path} ist eine {kind}-Sicherung: stelle sie in einer {kind}-Datenbank wieder her, nicht "
+                         "in {url}"),
+    "restore_not_empty": ("{url} is not empty (rows {rows}): restore into a fresh database, or give --force to replace "
+                          "what it holds",
+                          "{url} ist nicht leer (Zeilen {rows}): stelle in einer neuen Datenbank wieder her oder gib "
+                          "--force an, um ihren Inhalt zu ersetzen"),
+    "rows_in": ("{table}: {count}", "{table}: {count}"),
     # ------------------------------------------------------------------ board adapters (for plugin authors)
     "pieces_not_dict": ("{adapter}.pieces must return a dict of cell -> list of pieces, not {type}",
                         "{adapter}.pieces muss ein dict Feld -> Liste von Steinen liefern, nicht {type}"),
