@@ -608,7 +608,8 @@ def _finite(value: float) -> float | None:
 @click.option("--header-timeout", type=Finite(0.001, 3600), default=10.0, show_default=True, metavar="SECONDS",
               help="Close a connection whose request headers are not complete this long after it began (408).")
 @click.option("--body-timeout", type=Finite(0.001, 3600), default=30.0, show_default=True, metavar="SECONDS",
-              help="Close a connection whose request body sends nothing for this long (408).")
+              help="Close a connection whose request body pauses this long, or averages less than 500 "
+                   "bytes a second after it (408).")
 @click.option("--max-connections", type=click.IntRange(0), default=None, metavar="N",
               help="Open connections at most, websockets included; more are answered 503 and closed "
                    "(default: the open-file limit less 256, after raising it to its maximum; 0: no cap).")

@@ -5,6 +5,7 @@ finer rules and the connection cap. tests/test_web_exposed.py shows the same aga
 from __future__ import annotations
 
 import json
+import pickle
 import re
 import selectors
 import socket
@@ -110,19 +111,39 @@ def test_headers_have_a_deadline_not_an_idle_time(toy):
     assert sent >= 5  # it did keep sending
 
 
-def test_a_body_that_keeps_coming_is_read_however_long_it_takes(toy):
-    """The body's timeout is an idle time: pieces 0.3 s apart for 1.5 s pass a 1 s timeout."""
-    server = toy(header_timeout=BOUND, body_timeout=1.0)
+def test_a_body_that_keeps_coming_is_read_past_the_idle_time(toy):
+    """Pieces of 100 bytes 0.3 s apart for 1.8 s pass a 1 s idle time at 100 bytes/s at least."""
+    server = toy(header_timeout=BOUND, body_timeout=1.0, min_body_rate=100)
     with server.connect() as sock:
-        sock.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 6\r\n\r\n")
+        sock.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 600\r\n\r\n")
         began = time.monotonic()
         for _ in range(6):
             time.sleep(0.3)  # the slow client under test
-            sock.sendall(b"x")
+            sock.sendall(b"x" * 100)
         data = read_until_closed(sock)
     assert time.monotonic() - began > 1.0
     assert answers(data) == [200]
-    assert b'{"bytes":6}' in data
+    assert b'{"bytes":600}' in data
+
+
+def test_a_body_dripped_slower_than_the_minimum_rate_is_cut_though_it_never_pauses(toy):
+    """A byte every 0.1 s (10 bytes/s, never idle for the 1 s) against 20 bytes/s: each byte
+    moves the deadline on by 0.05 s, so it passes about 2 s after the headers."""
+    server = toy(header_timeout=BOUND, body_timeout=1.0, min_body_rate=20)
+    with server.connect() as sock:
+        sock.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 10000\r\n\r\n")
+        began = time.monotonic()
+        selector = selectors.DefaultSelector()
+        selector.register(sock, selectors.EVENT_READ)
+        sent = 0
+        while not selector.select(timeout=0.1):
+            assert time.monotonic() - began < BOUND, "the dripping body was never cut off"
+            sock.sendall(b"x")
+            sent += 1
+        data = read_until_closed(sock)
+    assert answers(data) == [408]
+    assert json.loads(data.split(b"\r\n\r\n", 1)[1])["key"] == "web.timeout_body"
+    assert sent >= 10  # it kept sending past the idle time
 
 
 def test_a_stalled_body_is_answered_408_in_the_clients_language(toy):
@@ -132,7 +153,8 @@ def test_a_stalled_body_is_answered_408_in_the_clients_language(toy):
         data = read_until_closed(sock)
     assert answers(data) == [408]
     error = json.loads(data.split(b"\r\n\r\n", 1)[1])
-    assert error == {"error": "der Inhalt der Anfrage kam 1 s lang nicht weiter", "key": "web.timeout_body"}
+    assert error == {"error": "der Inhalt der Anfrage kam zu langsam: er stockte 1 s lang oder kam nach den ersten "
+                              "1 s mit weniger als 500 Bytes pro Sekunde", "key": "web.timeout_body"}
 
 
 def test_an_idle_keep_alive_connection_then_a_slow_second_request(toy):
@@ -179,9 +201,12 @@ def test_options_are_checked_and_the_default_cap_follows_the_file_limit():
 
     with pytest.raises(ValueError, match="header_timeout must be a positive number"):
         uvicorn_options(header_timeout=0)
+    with pytest.raises(ValueError, match="min_body_rate must be a positive number"):
+        uvicorn_options(min_body_rate=float("nan"))
     options = uvicorn_options(2, 3, 0)
     assert options["http"].func is TimedHttpProtocol
-    assert options["http"].keywords["limits"] == ReadLimits(2.0, 3.0, 0)
+    assert options["http"].keywords["limits"] == ReadLimits(2.0, 3.0, 0, 500.0)
+    assert pickle.loads(pickle.dumps(options))["http"].keywords == options["http"].keywords  # for worker processes
     cap = default_max_connections()
     soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
     assert 0 < cap < soft

@@ -194,8 +194,10 @@ TEXTS = Catalog("web", {
     # ------------------------------------------------------------------ connections (timeouts.py, admission.py)
     "timeout_headers": ("the request's headers did not arrive within {seconds} s",
                         "die Kopfzeilen der Anfrage kamen nicht innerhalb von {seconds} s an"),
-    "timeout_body": ("the request's body stopped arriving for {seconds} s",
-                     "der Inhalt der Anfrage kam {seconds} s lang nicht weiter"),
+    "timeout_body": ("the request's body came too slowly: it paused for {seconds} s, or averaged less than "
+                     "{rate} bytes a second after the first {seconds} s",
+                     "der Inhalt der Anfrage kam zu langsam: er stockte {seconds} s lang oder kam nach den ersten "
+                     "{seconds} s mit weniger als {rate} Bytes pro Sekunde"),
     "too_many_connections": ("the server has as many connections open as it may; try again shortly",
                              "der Server hat so viele Verbindungen offen, wie er darf; versuche es gleich wieder"),
     "too_many_websockets": ("too many open connections to live games and the lobby from your address: at most "

@@ -10,7 +10,10 @@ for a request's headers and body: a client that connects and sends nothing, or h
   a keep-alive connection); a deadline, not an idle time, so a byte every few seconds does not
   keep it open;
 * **body**: once the headers are in, the body must not stall for ``body_timeout`` seconds
-  (an idle time, reset by every piece that arrives);
+  (an idle time, reset by every piece that arrives), and after those first seconds it must
+  keep an average of ``min_body_rate`` bytes a second: each piece moves the deadline on by its
+  size at that rate, so a body dripped a byte at a time ends too (as Apache's mod_reqtimeout
+  ``MinRate`` does);
 * **connections**: with ``max_connections``, a connection made while that many are open
   (websockets included) is answered 503 and closed at once.
 
@@ -39,6 +42,9 @@ from .texts import TEXTS
 #: of a few hundred bytes; these leave room for a very slow mobile link
 HEADER_TIMEOUT = 10.0
 BODY_TIMEOUT = 30.0
+#: bytes a second a body must average once ``body_timeout`` has passed (the API's largest body,
+#: 16 KiB, then has about a minute in all)
+MIN_BODY_RATE = 500.0
 #: file descriptors kept for everything but client connections (database, bot workers' pipes,
 #: static files being sent, logs) when the connection cap is derived from the open-file limit
 RESERVED_FILES = 256
@@ -49,11 +55,12 @@ RAISED_FILE_LIMIT = 65536
 @dataclass(frozen=True)
 class ReadLimits:
     """``header_timeout`` and ``body_timeout`` in seconds; ``max_connections`` open at once
-    (0: no cap)."""
+    (0: no cap); ``min_body_rate`` in bytes a second."""
 
     header_timeout: float = HEADER_TIMEOUT
     body_timeout: float = BODY_TIMEOUT
     max_connections: int = 0
+    min_body_rate: float = MIN_BODY_RATE
 
 
 class TimedHttpProtocol(HttpToolsProtocol):
@@ -66,6 +73,8 @@ class TimedHttpProtocol(HttpToolsProtocol):
         self.limits = limits
         self.deadline: asyncio.TimerHandle | None = None
         self.waiting_for: str | None = None  # "headers" or "body" while a deadline runs
+        self.body_began = 0.0  # when the body's deadline began, and the bytes read since
+        self.body_bytes = 0
 
     # ------------------------------------------------------------------ the connection
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
@@ -90,13 +99,16 @@ class TimedHttpProtocol(HttpToolsProtocol):
         self._disarm()
         super().on_headers_complete()  # a websocket's handshake is taken over by its own protocol
         if not (self.parser.should_upgrade() and self._should_upgrade()):
-            self._arm("body", self.limits.body_timeout)  # ended at once if there is no body
+            self._start_body()  # ended at once if there is no body
 
     def on_body(self, body: bytes) -> None:
         super().on_body(body)
         if self.waiting_for == "body":
+            self.body_bytes += len(body)
+            limits = self.limits
+            paced = self.body_began + limits.body_timeout + self.body_bytes / limits.min_body_rate
             self._disarm()
-            self._arm("body", self.limits.body_timeout)
+            self._arm("body", min(limits.body_timeout, paced - self.loop.time()))
 
     def on_message_complete(self) -> None:
         if self.waiting_for == "body":
@@ -104,6 +116,10 @@ class TimedHttpProtocol(HttpToolsProtocol):
         super().on_message_complete()
 
     # ------------------------------------------------------------------ deadlines
+    def _start_body(self) -> None:
+        self.body_began, self.body_bytes = self.loop.time(), 0
+        self._arm("body", self.limits.body_timeout)
+
     def _arm(self, what: str, seconds: float) -> None:
         self.waiting_for = what
         self.deadline = self.loop.call_later(seconds, self._expired)
@@ -123,14 +139,19 @@ class TimedHttpProtocol(HttpToolsProtocol):
         seconds = self.limits.header_timeout if what == "headers" else self.limits.body_timeout
         previous_unanswered = what == "headers" and self.cycle is not None and not self.cycle.response_complete
         if self.flow.read_paused or previous_unanswered:
-            self._arm(what, seconds)  # the server keeps the client waiting, not the other way round
+            # the server keeps the client waiting, not the other way round: start afresh
+            self._start_body() if what == "body" else self._arm(what, seconds)
             return
         answered = what == "body" and self.cycle is not None and self.cycle.response_started
         if answered:
             self.transport.close()
             return
         lang = language_of(_header(self.headers, b"accept-language")) if what == "body" else "en"
-        self._refuse(408, TEXTS(f"timeout_{what}", seconds=f"{seconds:g}"), lang)
+        if what == "headers":
+            message = TEXTS("timeout_headers", seconds=f"{seconds:g}")
+        else:
+            message = TEXTS("timeout_body", seconds=f"{seconds:g}", rate=f"{self.limits.min_body_rate:g}")
+        self._refuse(408, message, lang)
 
     def _refuse(self, status: int, message: Message, lang: str = "en") -> None:
         """Answer ``status`` with a JSON error and close (before any answer has started)."""
@@ -171,14 +192,15 @@ def default_max_connections() -> int:
 
 
 def uvicorn_options(header_timeout: float = HEADER_TIMEOUT, body_timeout: float = BODY_TIMEOUT,
-                    max_connections: int | None = None) -> dict[str, Any]:
+                    max_connections: int | None = None, min_body_rate: float = MIN_BODY_RATE) -> dict[str, Any]:
     """The ``uvicorn.Config`` keyword arguments that install :class:`TimedHttpProtocol`;
     ``max_connections`` None derives the cap from the open-file limit, 0 sets none. Raises
     ``ValueError`` for a deadline that is not a positive number of seconds."""
-    for name, value in (("header_timeout", header_timeout), ("body_timeout", body_timeout)):
+    for name, value in (("header_timeout", header_timeout), ("body_timeout", body_timeout),
+                        ("min_body_rate", min_body_rate)):
         if not value > 0:
-            raise ValueError(f"{name} must be a positive number of seconds, not {value!r}")
+            raise ValueError(f"{name} must be a positive number, not {value!r}")
     cap = default_max_connections() if max_connections is None else max_connections
-    limits = ReadLimits(float(header_timeout), float(body_timeout), int(cap))
+    limits = ReadLimits(float(header_timeout), float(body_timeout), int(cap), float(min_body_rate))
     # a partial of a module-level class pickles, should uvicorn's config travel to a worker process
     return {"http": functools.partial(TimedHttpProtocol, limits=limits)}
