@@ -19,6 +19,7 @@ import signal
 import socket
 import ssl
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -32,6 +33,7 @@ from ludothek.web.admission import WS_CAP_CODE  # noqa: E402
 from .servers import Server, free_port  # noqa: E402
 
 SITE = Path(__file__).resolve().parent.parent / "docs" / "deploy" / "nginx.conf"
+STATIC = Path(__file__).resolve().parent.parent / "ludothek" / "web" / "static"
 NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None)
 OPENSSL = shutil.which("openssl")
 CAP = 2  # websockets per address on the server behind nginx
@@ -96,7 +98,6 @@ def wait_for_port(port: int, process: subprocess.Popen, what: str) -> None:
 
 class Deployment:
     def __init__(self, folder: Path):
-        folder.chmod(0o755)  # nginx's workers run as another user when the test runs as root
         self.cert, self.key = folder / "cert.pem", folder / "key.pem"
         subprocess.run([OPENSSL, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
                         "-nodes", "-days", "2", "-subj", f"/CN={NAME}", "-addext",
@@ -143,10 +144,17 @@ class Deployment:
 
 
 @pytest.fixture(scope="module")
-def deployment(tmp_path_factory):
-    running = Deployment(tmp_path_factory.mktemp("nginx"))
-    yield running
-    running.stop()
+def deployment():
+    # not under pytest's own temporary folder (mode 700): nginx's workers run as another user
+    # when the test runs as root, and write their temporary files here
+    folder = Path(tempfile.mkdtemp(prefix="ludothek-nginx-"))
+    folder.chmod(0o755)
+    try:
+        running = Deployment(folder)
+        yield running
+        running.stop()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_a_game_over_https_and_wss_with_a_secure_session_cookie(deployment):
@@ -154,6 +162,9 @@ def test_a_game_over_https_and_wss_with_a_secure_session_cookie(deployment):
         page = client.get("/")
         assert page.status_code == 200 and "text/html" in page.headers["content-type"]
         assert page.headers["strict-transport-security"] == "max-age=31536000"
+        script = client.get("/static/js/game.js")
+        assert script.status_code == 200
+        assert script.content == (STATIC / "js" / "game.js").read_bytes()
         signed = client.post("/api/signup", json={"name": "alice_tls", "password": "a long and quiet evening"})
         assert signed.status_code == 201, signed.text
         cookie = next(value for value in signed.headers.get_list("set-cookie")

@@ -79,9 +79,6 @@ class AllowedHosts:
             return False
         return name in self.names or any(name.endswith(suffix) for suffix in self.suffixes)
 
-    def __str__(self) -> str:
-        return "*" if self.any else ",".join(sorted(self.names) + ["*" + s for s in self.suffixes])
-
 
 def _normal(entry: str) -> str | None:
     """An allowed-hosts entry in the form :func:`_host_name` gives (None: not a name)."""
