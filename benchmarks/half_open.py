@@ -34,7 +34,7 @@ from urllib.parse import urlsplit
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.servers import Server  # noqa: E402
+from tests.servers import Server
 
 PARTIAL_HEADERS = b"GET /api/catalog HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Never-Ends: "
 PARTIAL_BODY = (b"POST /api/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"

@@ -18,12 +18,12 @@ import pytest
 httpx = pytest.importorskip("httpx")
 websockets = pytest.importorskip("websockets")
 
-from click.testing import CliRunner  # noqa: E402
+from click.testing import CliRunner
 
-from ludothek.cli import main  # noqa: E402
-from ludothek.web.admission import WS_CAP_CODE, AllowedHosts, HostListError  # noqa: E402
+from ludothek.cli import main
+from ludothek.web.admission import WS_CAP_CODE, AllowedHosts, HostListError
 
-from .servers import Server  # noqa: E402
+from .servers import Server
 
 TIMEOUT = 3.0  # the server's header and body timeouts
 CAP = 3  # its websockets per address

@@ -16,11 +16,11 @@ import pytest
 
 uvicorn = pytest.importorskip("uvicorn")
 
-from starlette.applications import Starlette  # noqa: E402
-from starlette.responses import JSONResponse  # noqa: E402
-from starlette.routing import Route  # noqa: E402
+from starlette.applications import Starlette
+from starlette.responses import JSONResponse
+from starlette.routing import Route
 
-from ludothek.web.timeouts import ReadLimits, TimedHttpProtocol, default_max_connections, uvicorn_options  # noqa: E402
+from ludothek.web.timeouts import ReadLimits, TimedHttpProtocol, default_max_connections, uvicorn_options
 
 BOUND = 60.0  # seconds any wait here may take at most on a busy machine
 
