@@ -16,7 +16,6 @@ import os
 import random
 import shutil
 import signal
-import socket
 import ssl
 import subprocess
 import tempfile
@@ -30,7 +29,7 @@ websockets = pytest.importorskip("websockets")
 
 from ludothek.web.admission import WS_CAP_CODE
 
-from .servers import Server, free_port
+from .servers import Server, free_port, wait_for_port
 
 SITE = Path(__file__).resolve().parent.parent / "docs" / "deploy" / "nginx.conf"
 STATIC = Path(__file__).resolve().parent.parent / "ludothek" / "web" / "static"
@@ -84,18 +83,6 @@ http {{
 """
 
 
-def wait_for_port(port: int, process: subprocess.Popen, what: str) -> None:
-    until = time.monotonic() + BOUND
-    while True:
-        assert process.poll() is None, f"{what} ended at once"
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            assert time.monotonic() < until, f"{what} did not listen on port {port} within {BOUND:.0f} s"
-            time.sleep(0.05)  # a poll with a bound: nginx says nothing when it listens
-
-
 class Deployment:
     def __init__(self, folder: Path):
         self.cert, self.key = folder / "cert.pem", folder / "key.pem"
@@ -108,6 +95,7 @@ class Deployment:
                              "--rate-limits", "move=100/second")
         self.nginx = None
         try:
+            wait_for_port(self.server.port, self.server.process, "ludothek serve")
             self.https, self.http = free_port(), free_port()
             (folder / "site.conf").write_text(site_config(self.https, self.http, self.server.port, self.cert,
                                                           self.key))
@@ -117,7 +105,7 @@ class Deployment:
             checked = subprocess.run([*command, "-t"], capture_output=True, text=True, timeout=BOUND, check=False)
             assert checked.returncode == 0, f"nginx -t refused the configuration:\n{checked.stderr}"
             self.nginx = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-            wait_for_port(self.https, self.nginx, "nginx")
+            wait_for_port(self.https, self.nginx, "nginx", BOUND)
         except BaseException:
             self.stop()
             raise

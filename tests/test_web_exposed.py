@@ -23,7 +23,7 @@ from click.testing import CliRunner
 from ludothek.cli import main
 from ludothek.web.admission import WS_CAP_CODE, AllowedHosts, HostListError
 
-from .servers import Server
+from .servers import Server, wait_for_port
 
 TIMEOUT = 3.0  # the server's header and body timeouts
 CAP = 3  # its websockets per address
@@ -36,6 +36,7 @@ def server(tmp_path_factory):
     running = Server(str(db), "--bots", "thread", "--rate-limits", "off", "--proxy", "127.0.0.1",
                      "--header-timeout", str(TIMEOUT), "--body-timeout", str(TIMEOUT),
                      "--max-websockets", str(CAP), "--allowed-hosts", "localhost,127.0.0.1")
+    wait_for_port(running.port, running.process, "ludothek serve")
     yield running
     running.stop()
 
