@@ -1,6 +1,6 @@
 """Load benchmark for ``ludothek serve`` on loopback: many concurrent games, moves/s, latency.
 
-Starts its own server (a temporary SQLite file, rate limits off) unless ``--url`` names a
+Starts its own server (a temporary SQLite file, rate limits and the websocket cap off) unless ``--url`` names a
 running one, which must be on this machine (loopback). Every loop is bounded by ``--seconds``
 and ``--max-moves``. Players think ``--think`` seconds on average (exponentially distributed;
 0 = closed loop, each player moves again as soon as the answer arrives).
@@ -70,7 +70,7 @@ def cpu_seconds(pid: int) -> float | None:
 def start_server(db: str, sync: str, cpu: str | None) -> tuple[subprocess.Popen, str]:
     port = free_port()
     command = [sys.executable, "-m", "ludothek.cli", "serve", "--port", str(port), "--db", db,
-               "--sqlite-sync", sync, "--rate-limits", "off"]
+               "--sqlite-sync", sync, "--rate-limits", "off", "--max-websockets", "0"]  # one address, many watchers
     if cpu is not None:
         command = ["taskset", "-c", cpu, *command]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

@@ -654,8 +654,23 @@ def _finite(value: float) -> float | None:
               help='Failed logins per address, per account and per account and address, new accounts per '
                    'address, e.g. "login=20/minute;account=5/minute,20/hour;pair=5/minute;signup=20/hour"; '
                    '"off" lifts them.')
+@click.option("--header-timeout", type=Finite(0.001, 3600), default=10.0, show_default=True, metavar="SECONDS",
+              help="Close a connection whose request headers are not complete this long after it began (408).")
+@click.option("--body-timeout", type=Finite(0.001, 3600), default=30.0, show_default=True, metavar="SECONDS",
+              help="Close a connection whose request body pauses this long, or averages less than 500 "
+                   "bytes a second after it (408).")
+@click.option("--max-connections", type=click.IntRange(0), default=None, metavar="N",
+              help="Open connections at most, websockets included; more are answered 503 and closed "
+                   "(default: the open-file limit less 256, after raising it to its maximum; 0: no cap).")
+@click.option("--max-websockets", type=click.IntRange(0), default=200, show_default=True,
+              help="Open websockets per client address (0: no cap).")
+@click.option("--allowed-hosts", default="*", show_default=True, metavar="NAMES",
+              help='Host names to answer to, comma-separated ("*.example.org": its subdomains); a request '
+                   'for another Host gets 400.')
 def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rate_limits: str | None,
-          claim_after: float, max_bot_games: int, trusted_proxy: str | None, login_limits: str | None) -> None:
+          claim_after: float, max_bot_games: int, trusted_proxy: str | None, login_limits: str | None,
+          header_timeout: float, body_timeout: float, max_connections: int | None, max_websockets: int,
+          allowed_hosts: str) -> None:
     """Run the web app: play in the browser (hot-seat, against bots, online)."""
     import socket
 
@@ -663,8 +678,10 @@ def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rat
         import uvicorn
 
         from .web import create_app
+        from .web.admission import AllowedHosts, HostListError
         from .web.guard import LoginLimits, RateLimits
         from .web.store import database_url
+        from .web.timeouts import uvicorn_options
     except ImportError as exc:
         raise Failure(TEXTS("cli_web_needs", module=exc.name)) from None
     url = database_url(db)
@@ -677,8 +694,13 @@ def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rat
     except ValueError as exc:
         raise Failure(exc, where="--login-limits") from None
     try:
+        AllowedHosts(allowed_hosts)
+    except HostListError as exc:
+        raise Failure(exc, where="--allowed-hosts") from None
+    try:
         app = create_app(url, bot_executor=bots, sqlite_sync=sqlite_sync, rate_limits=rate_limits,
-                         claim_after=claim_after * 3600, bot_cap=max_bot_games, login_limits=login_limits)
+                         claim_after=claim_after * 3600, bot_cap=max_bot_games, login_limits=login_limits,
+                         max_websockets=max_websockets, allowed_hosts=allowed_hosts)
     except ModuleNotFoundError as exc:
         raise Failure(_missing_driver(url, exc, "open")) from None
     except LudothekError as exc:  # a schema newer than this Ludothek
@@ -696,6 +718,7 @@ def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rat
     config = uvicorn.Config(
         app, log_level="warning", access_log=False, ws_max_size=64 * 1024, lifespan="on", backlog=4096,
         proxy_headers=trusted_proxy is not None, forwarded_allow_ips=trusted_proxy,
+        **uvicorn_options(header_timeout, body_timeout, max_connections),
     )
 
     class AnnouncedServer(uvicorn.Server):

@@ -21,7 +21,7 @@ from typing import Any
 import orjson
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -33,6 +33,7 @@ from ..core.messages import Message, language_of
 from ..core.registry import game_class, game_spec
 from . import players
 from .accounts import SESSION_SECONDS, Accounts
+from .admission import DEFAULT_MAX_WEBSOCKETS, AllowedHosts, HostCheck, WebSocketCap
 from .analysis import analysis_routes
 from .boards import adapter
 from .botpool import PoolClosed
@@ -107,11 +108,14 @@ async def _body(request: Request) -> dict[str, Any]:
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
         raise WebError(413, TEXTS("body_too_large", limit=MAX_BODY))
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise WebError(413, TEXTS("body_too_large", limit=MAX_BODY))
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise WebError(413, TEXTS("body_too_large", limit=MAX_BODY))
+            chunks.append(chunk)
+    except ClientDisconnect:  # nobody reads the answer; a WebError only spares the log a traceback
+        raise WebError(400, TEXTS("body_cut")) from None
     raw = b"".join(chunks)
     if not raw.strip():
         return {}
@@ -181,15 +185,19 @@ def say(line: str) -> None:
 def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync: str = "full",
                rate_limits: str | None = None, claim_after: float = 72 * 3600, bot_cap: int = 8,
                warm: bool = True, login_limits: str | None = None, password_hasher: Any = None,
-               clock: Any = time.time, sweep: float = 30.0, lobby_interval: float = 1.5) -> Starlette:
+               clock: Any = time.time, sweep: float = 30.0, lobby_interval: float = 1.5,
+               max_websockets: int = DEFAULT_MAX_WEBSOCKETS, allowed_hosts: str | None = None) -> Starlette:
     """``rate_limits``: see :class:`~.guard.RateLimits` (``"off"`` lifts them);
     ``claim_after``: seconds before an absent player's game can be claimed; ``bot_cap``: live
     games against bots per client address (0: no cap); ``login_limits``: see
     :class:`~.guard.LoginLimits`; ``password_hasher``: an argon2 ``PasswordHasher`` (default:
     argon2-cffi's own parameters); ``clock``: the time now for the games' clocks and deadlines
     (tests inject one); ``sweep``: seconds between looks for games out of time;
-    ``lobby_interval``: seconds between looks at the lobby for changes made elsewhere."""
+    ``lobby_interval``: seconds between looks at the lobby for changes made elsewhere;
+    ``max_websockets``: open websockets per client address (0: no cap); ``allowed_hosts``: the
+    host names to answer to (see :class:`~.admission.AllowedHosts`; None: any)."""
     limits = RateLimits(rate_limits)
+    hosts = AllowedHosts(allowed_hosts)
     store = Store(db, sqlite_sync=sqlite_sync)
     service = GameService(store, claim_after=claim_after, bot_cap=bot_cap, clock=clock)
     accounts = Accounts(store, LoginLimits(login_limits), password_hasher)
@@ -667,7 +675,8 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         WebSocketRoute("/ws/lobby", lobby_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    middleware = [Middleware(CsrfGuard), Middleware(RateLimitMiddleware, limits=limits),
+    middleware = [Middleware(HostCheck, hosts=hosts), Middleware(WebSocketCap, cap=max_websockets),
+                  Middleware(CsrfGuard), Middleware(RateLimitMiddleware, limits=limits),
                   Middleware(WarmGate, warming=warming)]
     app = HardenedStarlette(routes=routes, lifespan=lifespan, middleware=middleware,
                             exception_handlers={Exception: _server_error})

@@ -24,6 +24,8 @@ TEXTS = Catalog("web", {
     "not_object": ("{what} must be a JSON object", "{what} muss ein JSON-Objekt sein"),
     "body_too_large": ("the request body is larger than {limit} bytes",
                        "der Inhalt der Anfrage ist größer als {limit} Bytes"),
+    "body_cut": ("the connection ended before the request's body was complete",
+                 "die Verbindung endete, bevor der Inhalt der Anfrage vollständig war"),
     "message_too_large": ("message larger than {limit} characters", "Nachricht länger als {limit} Zeichen"),
     "unknown_type": ("unknown message type {value!r} ({types})", "unbekannter Nachrichtentyp {value!r} ({types})"),
     "auth_token": ("auth needs a token", "auth braucht einen Token"),
@@ -189,6 +191,27 @@ TEXTS = Catalog("web", {
     "unit_day": ("day", "Tag"), "unit_days": ("days", "Tage"),
     "unit_month": ("month", "Monat"), "unit_months": ("months", "Monate"),
     "unit_year": ("year", "Jahr"), "unit_years": ("years", "Jahre"),
+    # ------------------------------------------------------------------ connections (timeouts.py, admission.py)
+    "timeout_headers": ("the request's headers did not arrive within {seconds} s",
+                        "die Kopfzeilen der Anfrage kamen nicht innerhalb von {seconds} s an"),
+    "timeout_body": ("the request's body came too slowly: it paused for {seconds} s, or averaged less than "
+                     "{rate} bytes a second after the first {seconds} s",
+                     "der Inhalt der Anfrage kam zu langsam: er stockte {seconds} s lang oder kam nach den ersten "
+                     "{seconds} s mit weniger als {rate} Bytes pro Sekunde"),
+    "too_many_connections": ("the server has as many connections open as it may; try again shortly",
+                             "der Server hat so viele Verbindungen offen, wie er darf; versuche es gleich wieder"),
+    "too_many_websockets": ("too many open connections to live games and the lobby from your address: at most "
+                            "{cap}; close another tab first",
+                            "zu viele offene Verbindungen zu laufenden Partien und zur Lobby von deiner Adresse: "
+                            "höchstens {cap}; schließe zuerst einen anderen Tab"),
+    "bad_host": ("this server does not answer to the host name {host!r}",
+                 "dieser Server antwortet nicht unter dem Namen {host!r}"),
+    "no_host": ("the request names no host (the Host header is missing)",
+                "die Anfrage nennt keinen Host (der Header Host fehlt)"),
+    "host_pattern": ("{entry!r} is not a host name: list names without scheme or port, such as "
+                     "play.example.org,*.example.org (or * for any)",
+                     "{entry!r} ist kein Hostname: nenne Namen ohne Schema und Port, etwa "
+                     "play.example.org,*.example.org (oder * für jeden)"),
     # ------------------------------------------------------------------ accounts and sessions
     "no_seat_yours": ("neither your token nor your account holds a seat in this game",
                       "weder dein Token noch dein Konto gehört zu einem Platz dieser Partie"),
