@@ -729,8 +729,27 @@ def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rat
                 sys.stdout.flush()
                 app.state.listening.set()
 
-    AnnouncedServer(config).run(sockets=[listener])
+    try:
+        AnnouncedServer(config).run(sockets=[listener])
+    except KeyboardInterrupt:  # uvicorn has stopped the server and passes Ctrl-C on
+        sys.exit(130)
 
+
+
+@main.command(context_settings=CONTEXT)
+@click.option("--jobs", type=click.IntRange(1), default=None, help="Processes sharing the work (default: one per core).")
+def warm(jobs: int | None) -> None:
+    """Compile every game's kernels now (once per installed version): the next serve, play or
+    bench loads them from the cache at once."""
+    import os
+
+    try:
+        from .web.botpool import cores
+        from .web.warm import compile_everything
+    except ImportError as exc:
+        raise Failure(TEXTS("cli_web_needs", module=exc.name)) from None
+    seconds = compile_everything(jobs or cores())
+    click.echo(f"every game's kernels are ready ({seconds:.1f} s; cache: {os.environ.get('NUMBA_CACHE_DIR', 'none')})")
 
 
 def _missing_driver(url: str, exc: ModuleNotFoundError, verb: str) -> Any:

@@ -28,6 +28,9 @@ if [ -z "${LUDOTHEK_TEST_POSTGRES:-}" ]; then
     LUDOTHEK_TEST_POSTGRES=$(bash scripts/postgres-cluster.sh start "$pg_dir")
     export LUDOTHEK_TEST_POSTGRES
 fi
+# every game's kernels compiled once, by processes sharing the work (a fresh clone's cold
+# kernel cache would otherwise be compiled by each test process at the same time)
+python3 -m ludothek.cli warm
 # several test processes (each file in one of them, so a module's server and browser are started
 # once): the suite waits on servers and browsers more than it computes. LUDOTHEK_TEST_WORKERS=0
 # runs it in this process alone.

@@ -100,12 +100,14 @@ def _compile_without_cache(folder: Path, problem: str) -> None:
         sys.stderr.flush()
 
 
-def compile_once(tasks: list[Any], run: Any) -> None:
+def compile_once(tasks: list[Any], run: Any, compile: bool = True) -> None:
     """``run(task)`` for every task, in order, where several processes warm up at once (a
     server and its bot workers) and would otherwise each compile the same kernels: a lock file
     per task in the kernel cache lets one process compile it while the others go on to the
     next task, and come back to it (to load it from the cache) when they have done the rest.
-    Without a cache folder every process compiles everything itself."""
+    A task done is marked in the cache; with ``compile=False`` only the marked tasks are run
+    (a process that must stay free for requests loads what is compiled and no more).
+    Without a cache folder every process runs everything itself."""
     folder = os.environ.get("NUMBA_CACHE_DIR")
     if not folder or os.environ.get(_WARNED):
         for task in tasks:
@@ -117,6 +119,11 @@ def compile_once(tasks: list[Any], run: Any) -> None:
     while pending:
         put_off = []
         for task in pending:
+            done = Path(folder) / f"warmed-{task}"
+            if not compile:
+                if done.exists():
+                    run(task)
+                continue
             with open(Path(folder) / f"warming-{task}.lock", "a") as lock:
                 try:
                     fcntl.flock(lock, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
@@ -124,4 +131,5 @@ def compile_once(tasks: list[Any], run: Any) -> None:
                     put_off.append(task)
                     continue
                 run(task)  # closing the file releases the lock
+                done.touch()
         pending, wait = put_off, True

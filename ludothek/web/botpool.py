@@ -91,25 +91,29 @@ def is_quick(agent: str, game: str) -> bool:
     return budget.iterations <= (QUICK_NODES if algorithm == "alphabeta" else QUICK_ITERATIONS)
 
 
-def warm_up(done: Any = None, between: Any = None) -> None:
+def warm_up(done: Any = None, between: Any = None, compile: bool = True) -> None:
     """Load every game's kernels for every kind of agent (from numba's disk cache, or compile
     them), so that a worker's first move is as fast as the later ones. Without this the first
     ``bot:1`` move of a game compiles its random playout for 5-10 s. Workers warming at the
-    same time share the compiling (:func:`~ludothek.core.jit_cache.compile_once`); ``done(game)``
-    is called when a game is warm, ``between()`` before each game (a worker answers the jobs
-    that have come in meanwhile)."""
+    same time share the compiling (:func:`~ludothek.core.jit_cache.compile_once`); without
+    ``compile`` only what is compiled already is loaded (the quick workers: on a cold cache they
+    compile what their first jobs need, not everything). ``done(game)`` is called when a game is
+    as warm as it gets, ``between()`` before each game (a worker answers the jobs that have come
+    in meanwhile)."""
     from ..core.jit_cache import compile_once
+    from ..core.registry import games
 
     def warm(name: str) -> None:
         if between is not None:
             between()
         warm_game(name)
-        if done is not None:
+        if done is not None and compile:
             done(name)
 
-    from ..core.registry import games
-
-    compile_once(games(), warm)
+    compile_once(games(), warm, compile)
+    if done is not None and not compile:
+        for name in games():
+            done(name)
 
 
 def warm_game(name: str) -> None:
@@ -146,7 +150,7 @@ def _answer(args: dict[str, Any]) -> tuple:
 
 
 # ------------------------------------------------------------------ the worker process
-def _worker_main(conn: Any, parent_pid: int, warm: bool) -> None:
+def _worker_main(conn: Any, parent_pid: int, warm: bool, compile: bool) -> None:
     _die_with_parent(parent_pid)
     # Ctrl-C reaches the whole process group, and systemd sends SIGTERM to every process of
     # the service: the server alone decides when its workers stop, after draining them.
@@ -160,7 +164,7 @@ def _worker_main(conn: Any, parent_pid: int, warm: bool) -> None:
                 sys.exit(0)
 
     if warm:
-        warm_up(done=lambda game: conn.send(("warmed", game)), between=answer_waiting_jobs)
+        warm_up(done=lambda game: conn.send(("warmed", game)), between=answer_waiting_jobs, compile=compile)
     conn.send(("warmed", None))
     while _answer_one(conn):
         pass
@@ -251,7 +255,9 @@ class _ProcessWorker:
         self.warmed: set[str | None] = set()  # the games warm in it (None: all)
         context = multiprocessing.get_context("spawn")
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=_worker_main, args=(child, os.getpid(), pool.warm),
+        compiles = lane == SLOW  # the quick lane compiles only what its jobs need: a quick reply
+        # on a cold cache never waits behind the warm-up of another game
+        self.process = context.Process(target=_worker_main, args=(child, os.getpid(), pool.warm, compiles),
                                        name=f"ludothek-bot-{lane}-{index}", daemon=True)
         self.process.start()
         child.close()  # so that the worker's death reads as end-of-file here

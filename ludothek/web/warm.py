@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
 import random
 import threading
 import time
@@ -164,3 +165,24 @@ def _preview(game: str, options: tuple[tuple[str, str], ...], position: str | No
         "moves": legal_move_infos(state, ad) if legal else [],
         "to_move": state.to_move, "threatened": ad.threatened(state, board),
     })
+
+
+def compile_everything(jobs: int) -> float:
+    """Compile (or load from the cache) every kernel the server and its bots use, in ``jobs``
+    processes that share the work (``ludothek warm``); the seconds it took."""
+    started = time.perf_counter()
+    if jobs <= 1:
+        _warm_everything(0)
+    else:
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            pool.map(_warm_everything, range(jobs))
+    return time.perf_counter() - started
+
+
+def _warm_everything(_: int) -> None:
+    from ..core import compile_notice
+    from .botpool import warm_up as warm_bots
+
+    compile_notice.install(only_terminal=True)
+    warm_up()
+    warm_bots()
