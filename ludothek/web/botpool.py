@@ -117,6 +117,7 @@ def warm_up(done: Any = None, between: Any = None, compile: bool = True) -> None
 
 
 def warm_game(name: str) -> None:
+    _WARM_HERE.add(name)
     from ..ai.base import make_agent
     from ..core.errors import LudothekError
     from ..core.registry import game_class
@@ -138,7 +139,18 @@ def warm_game(name: str) -> None:
             log.warning("warming %s for %s failed", spec, name, exc_info=True)
 
 
-def _answer(args: dict[str, Any]) -> tuple:
+#: the games warm in this process (a worker's)
+_WARM_HERE: set[str] = set()
+
+
+def _answer(args: dict[str, Any], warm: bool = False) -> tuple:
+    """The job's answer; with ``warm``, the job's game is warmed first if it is not yet (in turn
+    with the other workers: while one compiles it, this one waits and then loads it)."""
+    game = args.get("game")
+    if warm and game not in _WARM_HERE:
+        from ..core.jit_cache import compile_once
+
+        compile_once([game], warm_game)
     try:
         if args.get("job") == "review":  # a part of a finished game's analysis (.analysis)
             from .bots import compute_review
@@ -160,23 +172,23 @@ def _worker_main(conn: Any, parent_pid: int, warm: bool, compile: bool) -> None:
 
     def answer_waiting_jobs() -> None:
         while conn.poll():
-            if not _answer_one(conn):
+            if not _answer_one(conn, warm):
                 sys.exit(0)
 
     if warm:
         warm_up(done=lambda game: conn.send(("warmed", game)), between=answer_waiting_jobs, compile=compile)
     conn.send(("warmed", None))
-    while _answer_one(conn):
+    while _answer_one(conn, warm):
         pass
 
 
-def _answer_one(conn: Any) -> bool:
+def _answer_one(conn: Any, warm: bool) -> bool:
     """Answer the server's next job; False when the server is gone or asks to stop."""
     try:
         args = conn.recv()
         if args is None:
             return False
-        conn.send(_answer(args))
+        conn.send(_answer(args, warm))
         return True
     except (EOFError, OSError):
         return False
@@ -209,12 +221,15 @@ class _FairQueue:
     def push(self, job: _Job) -> None:
         self.jobs.setdefault(job.client, deque()).append(job)
 
-    def pop(self) -> _Job | None:
+    def pop(self, ready: Any = None) -> _Job | None:
+        """The next job; within the client's, the first for which ``ready(job)`` holds, if any
+        (while the workers warm up: a job that would compile waits behind those that need not)."""
         if not self.jobs:
             return None
         client = min(self.jobs, key=lambda c: self.served.get(c, -1))  # ties: the first to queue
         jobs = self.jobs[client]
-        job = jobs.popleft()
+        job = next((j for j in jobs if ready(j)), jobs[0]) if ready is not None else jobs[0]
+        jobs.remove(job)
         if not jobs:
             del self.jobs[client]
         self.served[client] = next(self.ticks)
@@ -477,9 +492,10 @@ class BotPool:
         for worker in list(self._workers):  # the quick workers come first
             if not worker.ready or worker.job is not None:
                 continue
-            job = self._queues[worker.lane].pop()
+            ready = None if None in self._announced else (lambda job: job.args.get("game") in self._announced)
+            job = self._queues[worker.lane].pop(ready)
             if job is None and worker.lane == SLOW:
-                job = self._queues[QUICK].pop()
+                job = self._queues[QUICK].pop(ready)
             if job is None:
                 continue
             worker.job = job
