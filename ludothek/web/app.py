@@ -39,7 +39,6 @@ from .errors import RetryLater
 from .guard import (
     SESSION_COOKIE,
     CsrfGuard,
-    HardenedStarlette,
     LoginLimits,
     RateLimitMiddleware,
     RateLimits,
@@ -50,8 +49,11 @@ from .guard import (
     server_fields_only,
     session_secret,
 )
+from . import metrics
+from .health import Warmth, health_routes
 from .hub import Hub, state_message
 from .lobby import Lobby
+from .observe import ObservedStarlette
 from . import players
 from .notify import PgListener
 from .runner import Runner
@@ -175,20 +177,24 @@ def _handler(function: Any) -> Any:
 def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync: str = "full",
                rate_limits: str | None = None, claim_after: float = 72 * 3600, bot_cap: int = 8,
                warm: bool = True, login_limits: str | None = None, password_hasher: Any = None,
-               clock: Any = time.time, sweep: float = 30.0, lobby_interval: float = 1.5) -> Starlette:
+               clock: Any = time.time, sweep: float = 30.0, lobby_interval: float = 1.5,
+               bot_workers: int | None = None, metrics_from: str | None = None) -> Starlette:
     """``rate_limits``: see :class:`~.guard.RateLimits` (``"off"`` lifts them);
     ``claim_after``: seconds before an absent player's game can be claimed; ``bot_cap``: live
     games against bots per client address (0: no cap); ``login_limits``: see
     :class:`~.guard.LoginLimits`; ``password_hasher``: an argon2 ``PasswordHasher`` (default:
     argon2-cffi's own parameters); ``clock``: the time now for the games' clocks and deadlines
     (tests inject one); ``sweep``: seconds between looks for games out of time;
-    ``lobby_interval``: seconds between looks at the lobby for changes made elsewhere."""
+    ``lobby_interval``: seconds between looks at the lobby for changes made elsewhere;
+    ``bot_workers``: slow-lane bot worker processes (default: one per core but one);
+    ``metrics_from``: who may read ``/metrics`` (see :func:`.metrics.parse_addresses`)."""
     limits = RateLimits(rate_limits)
     store = Store(db, sqlite_sync=sqlite_sync)
     service = GameService(store, claim_after=claim_after, bot_cap=bot_cap, clock=clock)
     accounts = Accounts(store, LoginLimits(login_limits), password_hasher)
     hub = Hub()
-    runner = Runner(service, hub, bot_executor)
+    runner = Runner(service, hub, bot_executor, bot_workers)
+    warmth = Warmth()
     lobby = Lobby(store, service, clock)
 
     # ------------------------------------------------------------------ pages
@@ -362,6 +368,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
                   user: Account | None = None) -> tuple[dict[str, Any], list[int]]:
         """A player's move, undo, resignation, claim, offer, answer, withdrawal or abort (by his
         seat token or his account); the committed view and his seats."""
+        started = time.perf_counter()
         if kind == "move":
             live = await service.play(game_id, token, data.get("move"), data.get("seat"), user=user,
                                       ply=data.get("ply"))
@@ -383,6 +390,8 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         view = service.view(live)
         seats = live.row.seats_of(token if isinstance(token, str) else None, user.id if user is not None else None)
         await runner.changed(game_id, view)
+        if kind == "move":
+            metrics.MOVE_SECONDS.observe(time.perf_counter() - started)
         return view, seats
 
     def action(kind: str) -> Any:
@@ -574,6 +583,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
                 await runner.pool.ready()
             except Exception:  # noqa: BLE001 - bots may still work; they would only start slowly
                 log.warning("the bot workers are not warm yet", exc_info=True)
+        warmth.finished("warm" if warm else "compiled on first use (warm-up off)")
         filled = await service.backfill()
         if filled:
             log.info("filled in the turn, deadline and winner of %d older games", filled)
@@ -643,16 +653,19 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         Route("/api/games/{id}/join", join, methods=["POST"]),
         Route("/api/games/{id}/rematch", rematch, methods=["POST"]),
         *analysis_routes(service, runner.pool, _handler, limits, viewer),
+        *health_routes(store, runner.pool, warmth),
+        Route("/metrics", metrics.metrics_route(store, metrics_from), methods=["GET"]),
         WebSocketRoute("/ws/games/{id}", live),
         WebSocketRoute("/ws/lobby", lobby_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     middleware = [Middleware(CsrfGuard), Middleware(RateLimitMiddleware, limits=limits)]
-    app = HardenedStarlette(routes=routes, lifespan=lifespan, middleware=middleware,
+    app = ObservedStarlette(routes=routes, lifespan=lifespan, middleware=middleware,
                             exception_handlers={Exception: _server_error})
     app.state.store = store
     app.state.service = service
     app.state.accounts = accounts
     app.state.runner = runner
     app.state.lobby = lobby
+    app.state.warmth = warmth
     return app
