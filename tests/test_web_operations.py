@@ -235,3 +235,23 @@ def test_serve_refuses_several_workers_on_sqlite_naming_postgresql(tmp_path):
 def test_serve_names_a_bad_metrics_from(tmp_path):
     result = CliRunner().invoke(main, ["serve", "--db", str(tmp_path / "x.sqlite3"), "--metrics-from", "nowhere"])
     assert result.exit_code == 2 and "--metrics-from" in result.output and "'nowhere'" in result.output
+
+
+def test_serve_with_json_logs_writes_one_json_object_a_line(tmp_path):
+    import httpx
+
+    from .servers import Server
+
+    server = Server(str(tmp_path / "j.sqlite3"), "--bots", "thread", "--log-format", "json")
+    try:
+        answer = httpx.get(f"{server.base}/api/games/unknown1", headers={"X-Request-ID": "json-test-1"}, timeout=30)
+        assert answer.status_code == 404 and answer.headers["x-request-id"] == "json-test-1"
+    finally:
+        server.stop()
+    logged = [line for line in server.output if line.startswith("{")]
+    entries = [json.loads(line) for line in logged]  # each one parses on its own
+    access = [e for e in entries if e.get("request_id") == "json-test-1"]
+    assert access and access[0]["route"] == "/api/games/{id}" and access[0]["status"] == 404
+    assert all({"time", "level", "logger", "message"} <= set(e) for e in entries)
+    # everything else on the terminal is the human lines on stdout (the address, "ready")
+    assert all(line.startswith(("{", "Ludothek ")) for line in server.output if line.strip()), server.output

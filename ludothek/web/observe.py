@@ -18,15 +18,24 @@ UNMATCHED = "unmatched"  # every path no route takes shares one label: a scan of
 
 
 def route_of(routes: list[Any], scope: dict[str, Any]) -> str:
-    """The template of the route that takes ``scope`` (``/api/games/{id}/move``), never the raw path."""
+    """The template of the route that takes ``scope`` (``/api/games/{id}/move``), never the raw path:
+    the one Starlette's router noted in the scope, or (for a request answered before routing,
+    such as a 429) the one that would have taken it."""
+    route = scope.get("route")
+    if route is not None:
+        return _template(route)
     partial = None
     for route in routes:
         match, _ = route.matches(scope)
         if match is Match.FULL:
-            return route.path + "/{path}" if isinstance(route, Mount) else route.path
+            return _template(route)
         if match is Match.PARTIAL and partial is None:  # the path, another method: a 405
-            partial = route.path
+            partial = _template(route)
     return partial or UNMATCHED
+
+
+def _template(route: Any) -> str:
+    return route.path + "/{path}" if isinstance(route, Mount) else route.path
 
 
 class Observe:
@@ -75,21 +84,19 @@ class Observe:
                             extra={"method": method, "route": route, "status": status, "duration_ms": duration})
 
     async def _websocket(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        route = route_of(self.routes, scope)
-        gauge = metrics.WEBSOCKETS.labels(route)
-        opened = False
+        gauge = None
 
         async def sending(message: dict[str, Any]) -> None:
-            nonlocal opened
+            nonlocal gauge
             await send(message)
-            if message["type"] == "websocket.accept" and not opened:
-                opened = True
+            if message["type"] == "websocket.accept" and gauge is None:
+                gauge = metrics.WEBSOCKETS.labels(route_of(self.routes, scope))
                 gauge.inc()
 
         try:
             await self.app(scope, receive, sending)
         finally:
-            if opened:
+            if gauge is not None:
                 gauge.dec()
 
 
