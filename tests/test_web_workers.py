@@ -297,6 +297,18 @@ def test_sigterm_stops_every_worker_gracefully(postgres_url):
         again.stop()
 
 
+def test_ctrl_c_stops_the_supervisor_and_every_worker(postgres_url):
+    server = start(postgres_url)
+    pids = worker_pids(server)
+    try:
+        server.process.send_signal(signal.SIGINT)
+        assert server.process.wait(BOUND) == 0, "".join(server.output)
+    finally:
+        server.kill()
+    for pid in pids:
+        assert not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text().lower()
+
+
 def test_a_request_that_never_completes_does_not_hold_the_shutdown(tmp_path):
     server = Server(str(tmp_path / "s.sqlite3"), "--bots", "thread", "--shutdown-timeout", "1")
     with socket.create_connection(("127.0.0.1", server.port)) as half:
