@@ -666,6 +666,9 @@ def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rat
         listener.bind((host, port))
     except OSError as exc:
         raise Failure(TEXTS("cli_listen", host=host, port=port, reason=os_reason(exc))) from None
+    # listening from here on: a connection made before the app is ready waits in the backlog
+    # rather than being refused
+    listener.listen(4096)
     bound = listener.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     many = "" if workers == 1 else f", {workers} workers"
@@ -677,7 +680,6 @@ def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rat
         logs.setup(log_format)
         serve_one(app, listener, serving)
     else:
-        listener.listen(4096)
         sys.exit(Supervisor(serving, listener, workers).run())
 
 
