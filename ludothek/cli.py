@@ -647,9 +647,9 @@ def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rat
         raise Failure(TEXTS("cli_workers_sqlite", workers=workers), where="--workers")
     # the processes share the machine's cores: each worker's bots get their share
     bot_workers = None if workers == 1 else max(1, (cores() - 1) // workers)
-    options = dict(db=url, bot_executor=bots, sqlite_sync=sqlite_sync, rate_limits=rate_limits,
-                   claim_after=claim_after * 3600, bot_cap=max_bot_games, login_limits=login_limits,
-                   bot_workers=bot_workers, metrics_from=metrics_from)
+    options = {"db": url, "bot_executor": bots, "sqlite_sync": sqlite_sync, "rate_limits": rate_limits,
+               "claim_after": claim_after * 3600, "bot_cap": max_bot_games, "login_limits": login_limits,
+               "bot_workers": bot_workers, "metrics_from": metrics_from}
     serving = Serving(options, log_format=log_format, shutdown_timeout=shutdown_timeout, trusted_proxy=trusted_proxy)
     try:
         if workers == 1:

@@ -14,12 +14,12 @@ import pytest
 from click.testing import CliRunner
 
 pytest.importorskip("prometheus_client")
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
 
-from ludothek.cli import main  # noqa: E402
-from ludothek.web import create_app  # noqa: E402
-from ludothek.web.logs import REQUEST_ID, JsonFormatter, request_id  # noqa: E402
-from ludothek.web.metrics import parse_addresses  # noqa: E402
+from ludothek.cli import main
+from ludothek.web import create_app
+from ludothek.web.logs import REQUEST_ID, JsonFormatter, request_id
+from ludothek.web.metrics import parse_addresses
 
 
 def sample(text: str, name: str, **labels: str) -> float:

@@ -25,7 +25,7 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from multiprocessing.connection import wait
 from typing import Any
 
@@ -49,14 +49,13 @@ class Serving:
     log_format: str = "text"
     shutdown_timeout: float = 10.0
     trusted_proxy: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)  # more uvicorn.Config settings
 
     def config(self, app: Any) -> uvicorn.Config:
         return uvicorn.Config(
             app, log_level="info" if self.log_format == "json" else "warning", access_log=False,
             log_config=logs.uvicorn_log_config(self.log_format), ws_max_size=64 * 1024, lifespan="on",
             backlog=4096, proxy_headers=self.trusted_proxy is not None, forwarded_allow_ips=self.trusted_proxy,
-            timeout_graceful_shutdown=self.shutdown_timeout, **self.extra,
+            timeout_graceful_shutdown=self.shutdown_timeout,
         )
 
 
@@ -97,7 +96,6 @@ def serve_one(app: Any, listener: socket.socket, serving: Serving) -> None:
 # ------------------------------------------------------------------ several workers
 def _worker_main(serving: Serving, listener: socket.socket, parent_pid: int, ready: Any, index: int) -> None:
     from ..core.orphans import die_with_parent
-
     from .app import create_app
 
     die_with_parent(parent_pid)
