@@ -1,6 +1,6 @@
 """Load benchmark for ``ludothek serve`` on loopback: many concurrent games, moves/s, latency.
 
-Starts its own server (a temporary SQLite file, rate limits off) unless ``--url`` names a
+Starts its own server (a temporary SQLite file, rate limits and the websocket cap off) unless ``--url`` names a
 running one, which must be on this machine (loopback). Every loop is bounded by ``--seconds``
 and ``--max-moves``. Players think ``--think`` seconds on average (exponentially distributed;
 0 = closed loop, each player moves again as soon as the answer arrives).
@@ -85,7 +85,7 @@ def children(pid: int) -> list[int]:
 def start_server(db: str, sync: str, cpu: str | None, workers: int | None = None) -> tuple[subprocess.Popen, str]:
     port = free_port()
     command = [sys.executable, "-m", "ludothek.cli", "serve", "--port", str(port), "--db", db,
-               "--sqlite-sync", sync, "--rate-limits", "off"]
+               "--sqlite-sync", sync, "--rate-limits", "off", "--max-websockets", "0"]  # one address, many watchers
     if workers is not None:
         command += ["--workers", str(workers)]
     # several workers: ready when the supervisor says all are

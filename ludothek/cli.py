@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from . import i18n
-from .core import fairdice
+from .core import compile_notice, fairdice
 from .core.errors import LudothekError
 from .core.messages import colour, in_language
 from .core.options import parse_assignments
@@ -28,9 +28,11 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
 class Failure(click.ClickException):
-    """A clean error: message on stderr, exit status 2. ``message`` is a keyed message, a
-    Ludothek error or plain text; it is shown in ``lang`` (by default the user's language,
-    :func:`i18n.default_language`) after ``where`` (a file name, an option) if given."""
+    """A clean error: one line ``error: MESSAGE`` on stderr, exit status 2. ``message`` is a
+    keyed message, a Ludothek error or plain text; it is shown in ``lang`` (by default the
+    user's language, :func:`i18n.default_language`) after ``where`` (a file name, an option) if
+    given. The prefix ``error:`` is the same in every language: scripts and the fuzz check match
+    it, as they match the exit status; the words after it are for the reader."""
 
     exit_code = 2
 
@@ -44,7 +46,7 @@ class Failure(click.ClickException):
 
     def show(self, file: Any = None) -> None:
         lang = self.lang or i18n.default_language()
-        click.echo(f"{TEXTS('error').text(lang)}: {self.text(lang)}", err=True)
+        click.echo(f"error: {self.text(lang)}", err=True)
 
 
 def _one_line(exc: click.UsageError) -> Failure:
@@ -194,6 +196,7 @@ def game_options(function: Any) -> Any:
 @click.version_option(package_name="ludothek")
 def main() -> None:
     """Ludothek: play, analyse and study abstract board games ('ludothek games' lists them)."""
+    compile_notice.install(only_terminal=True)  # a first run says why it waits
 
 
 @main.command("games")
@@ -288,19 +291,35 @@ def _stderr_console() -> Any:
     return Console(stderr=True)
 
 
+#: the width of piped output: wide enough that no line is ever wrapped
+UNWRAPPED = 100_000
+
+
+def _stdout_console(**options: Any) -> Any:
+    """A rich console for standard output: on a terminal as wide as the terminal; piped (to a
+    file, ``less``, ``grep``) lines are not wrapped at rich's default 80 columns, unless
+    ``COLUMNS`` is set, which is honoured."""
+    import os
+
+    from rich.console import Console
+
+    console = Console(**options)
+    if console.is_terminal or os.environ.get("COLUMNS"):
+        return console
+    return Console(width=UNWRAPPED, soft_wrap=True, **options)
+
+
 @main.command(context_settings=CONTEXT)
 @click.argument("path", type=FilePath())
 def replay(path: str) -> None:
     """Check a game record and show its final position."""
-    from rich.console import Console
-
     lang = i18n.default_language()
     try:
         record = load(path)
         state = record.replay()
     except LudothekError as exc:
         raise Failure(exc, where=path) from None
-    console = Console()
+    console = _stdout_console()
     console.print(state.render(lang))
     console.print(" ".join(record.moves))
     console.print(i18n.text("replay_result", lang, result=result_word(record.result)))
@@ -312,7 +331,8 @@ def replay(path: str) -> None:
 def verify(path: str, lang: str | None) -> None:
     """Check that a record's dice were rolled fair: its DiceSecret matches the DiceCommitment
     published at the start, and every roll is the one the secret gives. Exit status 0 when
-    all is right, 1 naming what is wrong, 2 for a file that is no record."""
+    all is right (or no die was rolled: nothing to verify), 1 naming what is wrong, 2 for a
+    file that is no record."""
     lang = lang or i18n.default_language()
     try:
         with open(path, "rb") as handle:
@@ -325,9 +345,13 @@ def verify(path: str, lang: str | None) -> None:
         raise Failure(TEXTS("cli_not_utf8", path=path, offset=exc.start), lang=lang) from None
     except LudothekError as exc:
         raise Failure(exc, where=path, lang=lang) from None
+    if report.ok and not report.dice:
+        click.echo(i18n.text("verify_no_dice", lang, file=path))
+        return
     if report.ok:
         start = i18n.text("verify_ok_start", lang) if report.start_roll else ""
-        click.echo(i18n.text("verify_ok", lang, file=path, rolls=report.rolls, start=start))
+        key = "verify_ok_one" if report.rolls == 1 else "verify_ok"
+        click.echo(i18n.text(key, lang, file=path, rolls=report.rolls, start=start))
         return
     if report.problem in ("broken", "scheme"):  # why the moves stop replaying, in the game's words
         click.echo(f"{path}: {in_language(report.detail, lang)}", err=True)
@@ -349,8 +373,11 @@ def verify(path: str, lang: str | None) -> None:
 @click.option("--seed", type=SEED, default=None, metavar="N",
               help="Seed for random agents, and for the rolls of a hot-seat game (against an agent the dice "
                    "are fair: they follow from a fresh secret, revealed at the end).")
+@click.option("--delay", type=Finite(0, 60), default=None, metavar="SECONDS",
+              help="When two agents play (--me AGENT): the pause after each move, to watch the game "
+                   "[default: 0.5 on a terminal, 0 when the output is piped].")
 def play(game: str, size: int | None, option: tuple[str, ...], position: str | None, vs: str, me: str, seat: str,
-         start: str, lang: str | None, seed: int | None) -> None:
+         start: str, lang: str | None, seed: int | None, delay: float | None) -> None:
     """Play in the terminal against a person (same keyboard) or an agent."""
     from .terminal import TerminalGame
 
@@ -380,8 +407,11 @@ def play(game: str, size: int | None, option: tuple[str, ...], position: str | N
         tags[fairdice.TAG_START_ROLL] = f"{start}: {rolls}"
     state = _state(game, size, tuple(options), position, lang)
     try:
+        console = _stdout_console(highlight=False)
+        if delay is None:
+            delay = 0.5 if console.is_terminal else 0.0
         TerminalGame(state, vs=vs, me=me, seat=int(seat) - 1, lang=lang, rng=rng, tags=tags, dice_secret=dice_secret,
-                     game_id=game_id).run()
+                     game_id=game_id, console=console, delay=delay).run()
     except LudothekError as exc:
         raise Failure(exc, lang=lang) from None
 
@@ -423,10 +453,30 @@ def analyse(game: str, size: int | None, option: tuple[str, ...], position: str 
     click.echo(f"{state.name} {state.position()}")
     click.echo(f"{state.to_move} to move; {report.agent}: {result.iterations:,} iterations in {result.seconds:.2f}s"
                + (f", depth {result.depth}" if result.depth else ""))
+    why = _why_stopped(result, budget)
+    if why:
+        click.echo(why)
     click.echo(f"best: {report.moves[0][0]} ({report.moves[0][1]:+.3f})")
     for rank, (move, score, visits) in enumerate(report.moves[:top], start=1):
         click.echo(f"{rank:3}. {move:<14} {score:+.3f}" + (f"  visits {visits}" if visits else ""))
     click.echo("line: " + " ".join(report.line))
+
+
+def _why_stopped(result: Any, budget: Any) -> str:
+    """Why a search given a time stopped before it: '' when it used its time (or counted)."""
+    if budget.seconds is None or result.stopped is None:
+        return ""
+    given = f"{budget.seconds:g}s"
+    if result.stopped == "decided":
+        return f"stopped before the {given}: the result is settled (a forced win or loss was found)"
+    if result.stopped == "proven":
+        return f"stopped before the {given}: the search proved the result"
+    if result.stopped == "exhausted":
+        return f"stopped before the {given}: the whole game tree was searched"
+    if result.stopped == "next_depth":
+        return (f"stopped before the {given}: depth {result.depth} took {result.seconds:.2f}s, more than half the "
+                f"time, and depth {result.depth + 1} takes several times as long, so it would not finish")
+    return f"stopped before the {given}: the search reached its deepest depth ({result.depth})"
 
 
 @main.command(context_settings=CONTEXT)
@@ -441,7 +491,6 @@ def review(path: str, budget: int | None, seed: int, search_only: bool, as_json:
     """Computer analysis of a recorded game: the evaluation after every ply (for the first
     player, -1..+1), inaccuracies (?!), mistakes (?) and blunders (??) with the best move, and
     for a solved game the exact value of every position."""
-    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from .ai.review import review_game, summary_lines, table
@@ -465,7 +514,7 @@ def review(path: str, budget: int | None, seed: int, search_only: bool, as_json:
     if as_json:
         click.echo(json.dumps(result.to_json(), ensure_ascii=False))
         return
-    out = Console()
+    out = _stdout_console()
     out.print(table(result))
     for line in summary_lines(result):
         out.print(line, highlight=False)
@@ -617,9 +666,24 @@ def _finite(value: float) -> float | None:
 @click.option("--metrics-from", default=None, metavar="ADDRESSES",
               help='Who may read /metrics: comma-separated addresses or networks, or "any" '
                    "(default: 127.0.0.0/8,::1, this machine).")
+@click.option("--header-timeout", type=Finite(0.001, 3600), default=10.0, show_default=True, metavar="SECONDS",
+              help="Close a connection whose request headers are not complete this long after it began (408).")
+@click.option("--body-timeout", type=Finite(0.001, 3600), default=30.0, show_default=True, metavar="SECONDS",
+              help="Close a connection whose request body pauses this long, or averages less than 500 "
+                   "bytes a second after it (408).")
+@click.option("--max-connections", type=click.IntRange(0), default=None, metavar="N",
+              help="Open connections at most, websockets included; more are answered 503 and closed "
+                   "(default: the open-file limit less 256, after raising it to its maximum; 0: no cap).")
+@click.option("--max-websockets", type=click.IntRange(0), default=200, show_default=True,
+              help="Open websockets per client address (0: no cap).")
+@click.option("--allowed-hosts", default="*", show_default=True, metavar="NAMES",
+              help='Host names to answer to, comma-separated ("*.example.org": its subdomains); a request '
+                   'for another Host gets 400.')
 def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rate_limits: str | None,
           claim_after: float, max_bot_games: int, trusted_proxy: str | None, login_limits: str | None,
-          workers: int | None, log_format: str, shutdown_timeout: float, metrics_from: str | None) -> None:
+          workers: int | None, log_format: str, shutdown_timeout: float, metrics_from: str | None,
+          header_timeout: float, body_timeout: float, max_connections: int | None, max_websockets: int,
+          allowed_hosts: str) -> None:
     """Run the web app: play in the browser (hot-seat, against bots, online)."""
     import socket
 
@@ -627,11 +691,13 @@ def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rat
         import uvicorn  # noqa: F401
 
         from .web import create_app
+        from .web.admission import AllowedHosts, HostListError
         from .web.botpool import cores
         from .web.guard import LoginLimits, RateLimits
         from .web.metrics import parse_addresses
         from .web.serving import Serving, Supervisor, serve_one
         from .web.store import Store, database_url, is_postgres
+        from .web.timeouts import uvicorn_options
     except ImportError as exc:
         raise Failure(TEXTS("cli_web_needs", module=exc.name)) from None
     url = database_url(db)
@@ -649,8 +715,14 @@ def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rat
     bot_workers = None if workers == 1 else max(1, (cores() - 1) // workers)
     options = {"db": url, "bot_executor": bots, "sqlite_sync": sqlite_sync, "rate_limits": rate_limits,
                "claim_after": claim_after * 3600, "bot_cap": max_bot_games, "login_limits": login_limits,
+               "max_websockets": max_websockets, "allowed_hosts": allowed_hosts,
                "bot_workers": bot_workers, "metrics_from": metrics_from}
-    serving = Serving(options, log_format=log_format, shutdown_timeout=shutdown_timeout, trusted_proxy=trusted_proxy)
+    serving = Serving(options, log_format=log_format, shutdown_timeout=shutdown_timeout, trusted_proxy=trusted_proxy,
+                      uvicorn_extra=uvicorn_options(header_timeout, body_timeout, max_connections))
+    try:
+        AllowedHosts(allowed_hosts)
+    except HostListError as exc:
+        raise Failure(exc, where="--allowed-hosts") from None
     try:
         if workers == 1:
             app = create_app(**options)
@@ -658,6 +730,8 @@ def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rat
             Store(url, sqlite_sync=sqlite_sync).close()
     except ModuleNotFoundError as exc:
         raise Failure(_missing_driver(url, exc, "open")) from None
+    except LudothekError as exc:  # a schema newer than this Ludothek
+        raise Failure(exc) from None
     except Exception as exc:  # noqa: BLE001 - a bad URL or an unreachable database
         raise Failure(TEXTS("cli_db_failed", verb=TEXTS("cli_db_open"), url=url, error=exc)) from None
     listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
@@ -672,15 +746,19 @@ def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rat
     bound = listener.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     many = "" if workers == 1 else f", {workers} workers"
-    click.echo(f"Ludothek is serving on http://{shown}:{bound}/  (database {url}{many}; Ctrl-C stops)", err=False)
-    sys.stdout.flush()
+    address = f"Ludothek is serving on http://{shown}:{bound}/  (database {url}{many}; Ctrl-C stops)"
     if workers == 1:
         from .web import logs
 
+        def started() -> None:  # the address is shown once it answers
+            click.echo(address)
+            sys.stdout.flush()
+            app.state.listening.set()
+
         logs.setup(log_format)
-        serve_one(app, listener, serving)
+        serve_one(app, listener, serving, started)
     else:
-        sys.exit(Supervisor(serving, listener, workers).run())
+        sys.exit(Supervisor(serving, listener, workers, address=address).run())
 
 
 def _missing_driver(url: str, exc: ModuleNotFoundError, verb: str) -> Any:
@@ -693,18 +771,28 @@ def _missing_driver(url: str, exc: ModuleNotFoundError, verb: str) -> Any:
     return TEXTS("cli_db_driver", verb=doing, url=url, error=str(exc))
 
 
-@main.command(context_settings=CONTEXT)
-@click.option("--db", default=None, metavar="URL",
-              help="SQLAlchemy database URL or a SQLite file path (default: ./ludothek.sqlite3).")
-def migrate(db: str | None) -> None:
-    """Bring the web app's database schema up to date (servers also do this when they start)."""
-    try:
-        from sqlalchemy import create_engine
+DB_OPTION = click.option("--db", default=None, metavar="URL",
+                         help="SQLAlchemy database URL or a SQLite file path (default: ./ludothek.sqlite3).")
 
-        from .web import migrations
-        from .web.store import database_url
+
+def _web_import() -> None:
+    try:
+        import sqlalchemy  # noqa: F401
+
+        from .web import migrations  # noqa: F401
     except ImportError as exc:
         raise Failure(TEXTS("cli_web_needs", module=exc.name)) from None
+
+
+def _upgrade(db: str | None) -> None:
+    """Bring the schema up to date and say from which revision to which."""
+    _web_import()
+    from sqlalchemy import create_engine
+
+    from .web import migrations
+    from .web.backup import shown
+    from .web.store import database_url
+
     url = database_url(db)
     try:
         engine = create_engine(url)
@@ -713,13 +801,134 @@ def migrate(db: str | None) -> None:
         after = migrations.current(engine)
     except ModuleNotFoundError as exc:
         raise Failure(_missing_driver(url, exc, "migrate")) from None
+    except LudothekError as exc:  # a schema newer than this Ludothek
+        raise Failure(exc) from None
     except Exception as exc:  # noqa: BLE001 - a bad URL or an unreachable database
         raise Failure(TEXTS("cli_db_failed", verb=TEXTS("cli_db_migrate"), url=url, error=exc)) from None
-    click.echo(f"{url}: schema {after}" + ("" if before == after else f" (was {before or 'empty'})"))
+    click.echo(f"{shown(url)}: schema {after}" + ("" if before == after else f" (was {before or 'empty'})"))
 
 
-DB_OPTION = click.option("--db", default=None, metavar="URL",
-                         help="SQLAlchemy database URL or a SQLite file path (default: ./ludothek.sqlite3).")
+@main.command(context_settings=CONTEXT)
+@DB_OPTION
+def migrate(db: str | None) -> None:
+    """The same as 'ludothek db upgrade' (kept for scripts that call it)."""
+    _upgrade(db)
+
+
+@main.group("db", cls=LudothekGroup, context_settings=CONTEXT, invoke_without_command=True)
+@click.pass_context
+def db_command(ctx: click.Context) -> None:
+    """The web app's database schema: upgrade, current. Servers also upgrade when they start."""
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
+
+
+@db_command.command("upgrade")
+@DB_OPTION
+def db_upgrade(db: str | None) -> None:
+    """Run the schema migrations up to the newest revision this Ludothek knows."""
+    _upgrade(db)
+
+
+@db_command.command("current")
+@DB_OPTION
+def db_current(db: str | None) -> None:
+    """Print the database's schema revision and whether it is up to date, older (run 'ludothek
+    db upgrade') or newer than this Ludothek (upgrade Ludothek). Exit status 1 when it is newer."""
+    _web_import()
+    from sqlalchemy import create_engine
+
+    from .web import migrations
+    from .web.backup import shown
+    from .web.store import database_url
+
+    url = database_url(db)
+    try:
+        engine = create_engine(url)
+        at = migrations.current(engine)
+        engine.dispose()
+    except ModuleNotFoundError as exc:
+        raise Failure(_missing_driver(url, exc, "open")) from None
+    except Exception as exc:  # noqa: BLE001 - a bad URL or an unreachable database
+        raise Failure(TEXTS("cli_db_failed", verb=TEXTS("cli_db_open"), url=url, error=exc)) from None
+    head = migrations.head()
+    if at is None:
+        state = "empty (no schema yet: 'ludothek db upgrade' or a server's start creates it)"
+    elif at == head:
+        state = "up to date"
+    elif at in migrations.known():
+        state = f"older than this Ludothek's {head}: run 'ludothek db upgrade'"
+    else:
+        state = f"NEWER than this Ludothek knows ({head}): upgrade Ludothek"
+    click.echo(f"{shown(url)}: schema {at or '-'}, {state}")
+    if at is not None and at not in migrations.known():
+        sys.exit(1)
+
+
+def _counted(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def _size(count: int) -> str:
+    for unit in ("bytes", "kB", "MB", "GB"):
+        if count < 1000 or unit == "GB":
+            return f"{count} {unit}" if unit == "bytes" else f"{count:.1f} {unit}"
+        count /= 1000
+    return str(count)  # pragma: no cover
+
+
+@main.command(context_settings=CONTEXT)
+@DB_OPTION
+@click.argument("file", type=FilePath(), metavar="FILE")
+def backup(db: str | None, file: str) -> None:
+    """Back the web app's database up into FILE, safely while servers run: SQLite with its online
+    backup API, PostgreSQL with pg_dump --format=custom (Debian: postgresql-client). Restore
+    with 'ludothek restore'. The last line says the size and what the backup holds."""
+    _web_import()
+    from .web.backup import backup as make_backup
+    from .web.backup import shown
+    from .web.store import database_url
+
+    url = database_url(db)
+    try:
+        summary = make_backup(url, file)
+    except LudothekError as exc:
+        raise Failure(exc) from None
+    except ModuleNotFoundError as exc:
+        raise Failure(_missing_driver(url, exc, "open")) from None
+    except OSError as exc:
+        raise Failure(TEXTS("cannot_write", path=file, reason=os_reason(exc))) from None
+    except Exception as exc:  # noqa: BLE001 - an unreachable database, a locked file
+        raise Failure(TEXTS("cli_db_failed", verb=TEXTS("cli_db_open"), url=url, error=exc)) from None
+    click.echo(f"backed up {shown(url)} into {file}: {_size(summary.size)}, {_counted(summary.games, 'game')}, "
+               f"{_counted(summary.moves, 'move')}, schema {summary.revision}")
+
+
+@main.command(context_settings=CONTEXT)
+@DB_OPTION
+@click.option("--force", is_flag=True, help="Replace what the target database holds (stop its servers first).")
+@click.argument("file", type=FilePath(), metavar="FILE")
+def restore(db: str | None, force: bool, file: str) -> None:
+    """Restore a backup made by 'ludothek backup' into a fresh database (one that holds no rows;
+    --force replaces what it holds), then upgrade its schema if the backup is older."""
+    _web_import()
+    from .web.backup import restore as do_restore
+    from .web.backup import shown
+    from .web.store import database_url
+
+    url = database_url(db)
+    try:
+        summary = do_restore(file, url, force=force)
+    except LudothekError as exc:
+        raise Failure(exc) from None
+    except ModuleNotFoundError as exc:
+        raise Failure(_missing_driver(url, exc, "open")) from None
+    except Exception as exc:  # noqa: BLE001 - an unreachable database, a locked file
+        raise Failure(TEXTS("cli_db_failed", verb=TEXTS("cli_db_open"), url=url, error=exc)) from None
+    migrated = f", upgraded to {summary.migrated_to}" if summary.migrated_to else ""
+    click.echo(f"restored {file} into {shown(url)}: {_counted(summary.games, 'game')}, "
+               f"{_counted(summary.moves, 'move')}, "
+               f"schema {summary.revision}{migrated}")
 
 
 @main.group("users", cls=LudothekGroup, context_settings=CONTEXT, invoke_without_command=True)
@@ -742,6 +951,8 @@ def _accounts(db: str | None) -> Any:
         store = Store(url)
     except ModuleNotFoundError as exc:
         raise Failure(_missing_driver(url, exc, "open")) from None
+    except LudothekError as exc:  # a schema newer than this Ludothek
+        raise Failure(exc) from None
     except Exception as exc:  # noqa: BLE001 - a bad URL or an unreachable database
         raise Failure(TEXTS("cli_db_failed", verb=TEXTS("cli_db_open"), url=url, error=exc)) from None
     return Accounts(store)
@@ -791,17 +1002,34 @@ def users_list(db: str | None) -> None:
         click.echo("  ".join(cell.ljust(width) for cell, width in zip(line, widths)).rstrip())
 
 
+def _has_terminal() -> bool:
+    """Whether a person can be asked (standard input is a terminal)."""
+    return sys.stdin is not None and sys.stdin.isatty()
+
+
 @users_command.command("reset-password")
 @click.argument("name")
 @DB_OPTION
 @click.option("--password-stdin", is_flag=True, help="Read the new password from the first line of standard input.")
 def users_reset_password(name: str, db: str | None, password_stdin: bool) -> None:
-    """Give the account NAME a new password (asked twice, not shown) and end its sessions."""
-    if password_stdin:
-        password = sys.stdin.readline().rstrip("\r\n")
-    else:
-        password = click.prompt("New password", hide_input=True, confirmation_prompt=True)
-    _account_change(db, lambda accounts: accounts.reset_password(name, password))
+    """Give the account NAME a new password (asked twice on a terminal, not shown; from a script
+    use --password-stdin) and end its sessions."""
+    from .web.service import WebError
+
+    accounts = _accounts(db)
+    try:
+        accounts.user(name)  # an unknown name is refused before any password is asked for
+        if password_stdin:
+            password = sys.stdin.readline().rstrip("\r\n")
+        elif not _has_terminal():
+            raise Failure(TEXTS("cli_password_terminal"))
+        else:
+            password = click.prompt("New password", hide_input=True, confirmation_prompt=True)
+        accounts.reset_password(name, password)
+    except WebError as exc:
+        raise Failure(exc.keyed) from None
+    finally:
+        accounts.store.close()
     click.echo(f"{_printable(name)}: new password set; its sessions ended")
 
 
@@ -844,9 +1072,7 @@ def solve_command(game: str, output: str | None) -> None:
     spec = game_spec(game)
     if not spec.solver:
         raise Failure(TEXTS("cli_solve", game=repr(game), solvable=", ".join(_solvable()) or TEXTS("cli_no_solvable")))
-    from rich.console import Console
-
-    spec.load("solver")(Console(), output)
+    spec.load("solver")(_stdout_console(), output)
 
 
 if __name__ == "__main__":  # pragma: no cover

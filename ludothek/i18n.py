@@ -17,7 +17,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "help_commands": {
         "en": "{moves}, {undo}, {save} FILE, {resign}, {board}, {help}, {quit}",
         "de": "{moves} (erlaubte Züge zeigen), {undo} (Zug zurücknehmen), {save} DATEI (Partie speichern), "
-              "{resign} (aufgeben), {board} (Brett zeigen), {help} (diese Hilfe), {quit} (beenden)",
+              "{resign} (Partie aufgeben), {board} (Brett zeigen), {help} (diese Hilfe), {quit} (Partie verlassen)",
     },
     "legal": {"en": "Legal moves: {moves}", "de": "Erlaubte Züge: {moves}"},
     "played": {"en": "{who} plays {move}", "de": "{who} spielt {move}"},
@@ -55,6 +55,9 @@ MESSAGES: dict[str, dict[str, str]] = {
               "ludothek verify DATEI)",
     },
     "verify_ok": {"en": "{file}: {rolls} rolls verified{start}.", "de": "{file}: {rolls} Würfe geprüft{start}."},
+    "verify_ok_one": {"en": "{file}: {rolls} roll verified{start}.", "de": "{file}: {rolls} Wurf geprüft{start}."},
+    "verify_no_dice": {"en": "{file}: no dice were rolled in this game: nothing to verify.",
+                       "de": "{file}: in dieser Partie wurde nicht gewürfelt: nichts zu prüfen."},
     "verify_ok_start": {"en": " and the roll for the first move", "de": " samt dem Wurf um den ersten Zug"},
     "verify_roll": {
         "en": "{file}: ply {ply} ({move}): the record has the outcome {found}, but the secret gives {expected}.",

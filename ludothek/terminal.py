@@ -6,6 +6,7 @@ import random
 import re
 import secrets
 import sys
+import time
 from typing import Any
 
 from rich.console import Console
@@ -22,8 +23,25 @@ from .core.texts import os_reason
 
 #: the start of a game's message that a move is not legal (``{move} is not legal: {why}``)
 _NOT_LEGAL = re.compile(r"^(\{\w+\}|'[^']*') is not legal: ")
-#: what a person may type besides a move (the same words in every language)
+#: what a person may type besides a move: these English words in every language ...
 COMMANDS = ("moves", "undo", "save", "resign", "board", "help", "quit")
+#: ... and the German ones, which the German help lists (the first of each; the others are
+#: spellings without umlauts and synonyms)
+GERMAN_COMMANDS = {"moves": ("züge", "zuege"), "undo": ("zurück", "zurueck"), "save": ("speichern",),
+                   "resign": ("aufgeben",), "board": ("brett",), "help": ("hilfe",), "quit": ("ende", "beenden")}
+_TYPED = {**{command: command for command in COMMANDS},
+          **{word: command for command, words in GERMAN_COMMANDS.items() for word in words},
+          "exit": "quit", "?": "help"}
+
+
+def typed_command(word: str) -> str | None:
+    """The command a typed word names (``züge`` -> ``moves``), or None: then it is a move."""
+    return _TYPED.get(word.lower())
+
+
+def command_word(command: str, lang: str) -> str:
+    """How the help of ``lang`` writes a command."""
+    return GERMAN_COMMANDS[command][0] if lang == "de" else command
 
 
 class TerminalGame:
@@ -33,12 +51,17 @@ class TerminalGame:
     Against an agent the dice are fair (:mod:`ludothek.core.fairdice`): every roll follows from
     ``dice_secret`` (a fresh one if not given) and ``game_id``, the commitment is shown at the
     start and the secret when the session ends, and a typed outcome (``B5W6``) is refused. A
-    hot-seat game rolls with ``rng`` and takes typed outcomes (for analysis)."""
+    hot-seat game rolls with ``rng`` and takes typed outcomes (for analysis).
+
+    ``delay``: when agents play both seats, the seconds ``sleep`` waits after each move, so a
+    person can follow the game."""
 
     def __init__(self, state: GameState, vs: str, me: str, seat: int, lang: str, rng: random.Random,
                  tags: dict[str, str] | None = None, console: Console | None = None, read=input,
-                 interactive: bool | None = None, dice_secret: str | None = None, game_id: str | None = None):
+                 interactive: bool | None = None, dice_secret: str | None = None, game_id: str | None = None,
+                 delay: float = 0.0, sleep=None):
         self.state = state
+        self.sleep = sleep or time.sleep
         if interactive is None:
             interactive = read is input and sys.stdin is not None and sys.stdin.isatty()
         self.interactive = interactive
@@ -55,6 +78,7 @@ class TerminalGame:
         self.names = [spec for spec in ((me, vs) if seat == 0 else (vs, me))]
         self.resigned: str | None = None
         self.fair = any(agent is not None for agent in self.seats)
+        self.delay = delay if all(agent is not None for agent in self.seats) else 0.0
         self.dice_secret = (dice_secret or fairdice.new_secret()) if self.fair else None
         self.game_id = (game_id or secrets.token_urlsafe(9)) if self.fair else None
         self.revealed = False  # the session is over: records hold the secret
@@ -74,7 +98,8 @@ class TerminalGame:
         self.console.print(i18n.text(key, self.lang, **values), markup=False)
 
     def help(self) -> None:
-        self.say("help", commands=i18n.text("help_commands", self.lang, **{command: command for command in COMMANDS}))
+        self.say("help", commands=i18n.text("help_commands", self.lang,
+                                            **{command: command_word(command, self.lang) for command in COMMANDS}))
         hint = game_spec(self.state.name).hint
         if hint:
             self.console.print(hint.get(self.lang) or hint.get("en", ""), markup=False)
@@ -112,6 +137,8 @@ class TerminalGame:
                 self.say("played", who=f"{self.colour(self.state.seat_colour(player))} ({agent.name})",
                          move=self.state.move_texts[-1])
                 self.console.print(self.state.render(self.lang))
+                if self.delay > 0 and not self.state.is_over():
+                    self.sleep(self.delay)
                 continue
             if not self.human_turn(player):
                 return False
@@ -161,23 +188,23 @@ class TerminalGame:
         except KeyboardInterrupt:
             self.console.print()
             return False
-        command, _, argument = line.strip().partition(" ")
-        lowered = command.lower()
-        if not command:
+        word, _, argument = line.strip().partition(" ")
+        if not word:
             return True
-        if lowered in ("quit", "exit"):
+        command = typed_command(word)
+        if command == "quit":
             return False
-        if lowered in ("help", "?"):
+        if command == "help":
             self.help()
-        elif lowered == "moves":
+        elif command == "moves":
             self.say("legal", moves=" ".join(self.state.legal_moves()))
-        elif lowered == "board":
+        elif command == "board":
             self.console.print(self.state.render(self.lang))
-        elif lowered == "undo":
+        elif command == "undo":
             self.undo()
-        elif lowered == "save":
+        elif command == "save":
             self.save(argument.strip() or f"{self.state.name}.ludo")
-        elif lowered == "resign":
+        elif command == "resign":
             self.resigned = colour
         else:
             move = line.strip()

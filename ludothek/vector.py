@@ -17,6 +17,7 @@ from importlib import import_module
 from types import ModuleType
 from typing import Any
 
+from .core import compile_notice
 from .core.registry import game_spec, games
 
 
@@ -41,7 +42,9 @@ def vector_class(game: str) -> type:
 
 
 def make(game: str, n: int, **options: Any) -> Any:
-    """``n`` games of ``game`` with these options (``size``, ``seed``, ``parallel``, ...)."""
+    """``n`` games of ``game`` with these options (``size``, ``seed``, ``parallel``, ...). In a
+    terminal, a first use says when it compiles the game's kernels."""
+    compile_notice.install(only_terminal=True)
     return vector_class(game)(n, **options)
 
 

@@ -18,6 +18,8 @@ fi
 npm ci --prefix tests/axe --no-audit --no-fund --loglevel=error
 # a throwaway PostgreSQL cluster for the PostgreSQL tests (unless one is given)
 bash scripts/install-postgres.sh
+# nginx and openssl for the deployment test (docs/DEPLOY.md's nginx configuration, run for real)
+bash scripts/install-nginx.sh
 if [ -z "${LUDOTHEK_TEST_POSTGRES:-}" ]; then
     pg_dir=$(mktemp -d)
     trap 'bash scripts/postgres-cluster.sh stop "$pg_dir"' EXIT

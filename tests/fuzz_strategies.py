@@ -662,12 +662,13 @@ class CliCase:
     stdin: str = ""
     files: tuple[tuple[str, bytes], ...] = ()  # written into the working directory first
     how: str = ""
+    lang: str = "en"  # LUDOTHEK_LANG and LANG of the call: errors look alike in every locale
 
     def __repr__(self) -> str:
         args = ", ".join(_short(a) for a in self.args)
         extra = f", stdin={self.stdin!r}" if self.stdin else ""
         files = f", files={[(n, _short(d)) for n, d in self.files]}" if self.files else ""
-        return f"CliCase([{args}]{extra}{files}, how={self.how!r})"
+        return f"CliCase([{args}]{extra}{files}, how={self.how!r}, lang={self.lang!r})"
 
 
 def game_name(ch: Chooser, game: str) -> str:
@@ -786,6 +787,18 @@ def gen_cli_case(ch: Chooser, game: str | None = None) -> CliCase:
     elif verb == "migrate":
         args = ["migrate", "--db", ch.choice(["fuzz.sqlite3", "", "::", "notaurl://", "sqlite:////nonexistent/x/y.db",
                                               "/", "sqlite:///fuzz.sqlite3", "\x00", "postgresql://"])]
+    elif verb in ("backup", "restore"):
+        made = "fuzz.sqlite3"
+        noise = junk(ch, 40).encode("utf-8", "surrogatepass")
+        files.append(("some.backup", ch.choice([b"", b"hello\n", b"PGDMP" + noise, b"SQLite format 3\x00" + noise])))
+        args = [verb, "--db", ch.choice([made, "", "::", "notaurl://", "sqlite://", "/", "\x00",
+                                         "sqlite:////nonexistent/x/y.db"]),
+                ch.choice(["some.backup", "missing.backup", "", "/", ".", "\x00", "out.backup"])]
+        if verb == "restore" and ch.coin(0.3):
+            args.append("--force")
+    elif verb == "db":
+        args = ["db", ch.choice(["upgrade", "current", "nosuch", ""]), "--db",
+                ch.choice(["fuzz.sqlite3", "", "::", "notaurl://", "/", "\x00"])]
     elif verb == "games":
         args = ["games"] + ([junk(ch, 3)] if ch.coin(0.2) else [])
     else:
@@ -816,7 +829,8 @@ def gen_cli_case(ch: Chooser, game: str | None = None) -> CliCase:
         args[1] = "chess"
     if args and args[0] == "serve":
         args = ["serve", "--port", "-1"]  # never starts: click refuses the port
-    return CliCase(tuple(bound_cost(args[:2] + protected + args[2:])), stdin, tuple(files), how)
+    lang = ch.choice(["en", "de_DE.UTF-8", "de", "fr_FR.UTF-8", ""])
+    return CliCase(tuple(bound_cost(args[:2] + protected + args[2:])), stdin, tuple(files), how, lang)
 
 
 #: options whose valid values make a call run long: the largest value fuzzing passes on, and

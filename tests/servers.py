@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 
 READY_TIMEOUT = 240.0
 
@@ -18,6 +19,21 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def wait_for_port(port: int, process: subprocess.Popen, what: str, bound: float = 60.0) -> None:
+    """Wait until something accepts connections on ``port`` of 127.0.0.1 (within ``bound``
+    seconds, while ``process`` runs). uvicorn listens only after the app's start-up, so a
+    server's "Ludothek is ready" comes a moment before its port takes connections."""
+    until = time.monotonic() + bound
+    while True:
+        assert process.poll() is None, f"{what} ended"
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            assert time.monotonic() < until, f"{what} did not listen on port {port} within {bound:.0f} s"
+            time.sleep(0.02)  # a poll with a bound: nothing says when the port is open
 
 
 class Server:

@@ -282,6 +282,67 @@ def _invoke(*args):
     return CliRunner().invoke(main, list(args))
 
 
+def rolls_verified(count: int) -> str:
+    return f"{count} roll verified" if count == 1 else f"{count} rolls verified"
+
+
+def _no_dice_game() -> str | None:
+    return next((g for g in ludothek.games() if g not in CHANCE_GAMES
+                 and not any(o.name == "first" for o in game_class(g).OPTIONS)), None)
+
+
+def test_verify_on_a_game_without_dice_says_so_and_succeeds(tmp_path):
+    """Issue 33, item 7: not "the dice were not rolled from a committed secret" but: no dice."""
+    game = _no_dice_game()
+    if game is None:
+        pytest.skip("every installed game rolls dice")
+    state = game_class(game)()
+    rng = random.Random(2)
+    for _ in range(4):
+        if not state.is_over():
+            state.play(rng.choice(state.legal_actions()))
+    path = tmp_path / "nodice.ludo"
+    path.write_text(dumps(Record.from_state(state)), encoding="utf-8")
+    report = fairdice.verify(dumps(Record.from_state(state)))
+    assert report.ok and not report.dice and report.rolls == 0
+    result = _invoke("verify", str(path), "--lang", "en")
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == f"{path}: no dice were rolled in this game: nothing to verify."
+    german = _invoke("verify", str(path), "--lang", "de")
+    assert german.exit_code == 0 and "in dieser Partie wurde nicht gewürfelt: nichts zu prüfen" in german.output
+
+
+@needs_chance
+def test_a_record_that_rolled_without_commitment_is_still_unfair():
+    record = _fair_record(CHANCE_GAMES[0], seed=4)
+    assert _chance_plies(record)
+    bare = Record(record.game, record.options, record.moves, record.result, record.position, {})
+    assert fairdice.verify(bare).problem == "unfair"
+    # before its first roll, a game of dice has rolled none: nothing to verify
+    fresh = Record.from_state(game_class(CHANCE_GAMES[0])())
+    assert fairdice.verify(fresh).ok and not fairdice.verify(fresh).dice
+
+
+@needs_chance
+def test_one_roll_is_one_roll_in_both_languages(tmp_path):
+    """Issue 33, item 7: "1 roll verified", not "1 rolls verified"."""
+    game = CHANCE_GAMES[0]
+    rng = random.Random(1)
+    state = game_class(game)()
+    while state.current_player() != CHANCE:
+        state.play(rng.choice(state.legal_actions()))
+    state.play(fairdice.roll(state, SECRET, "onegame", fairdice.SCHEME))
+    record = Record.from_state(state, result="*", **fairdice.tags("onegame", SECRET, reveal=True))
+    path = tmp_path / "one.ludo"
+    path.write_text(dumps(record), encoding="utf-8")
+    assert fairdice.verify(record).rolls == 1
+    result = _invoke("verify", str(path), "--lang", "en")
+    assert result.exit_code == 0 and result.output.strip() == f"{path}: 1 roll verified.", result.output
+    german = _invoke("verify", str(path), "--lang", "de")
+    assert german.output.strip() == f"{path}: 1 Wurf geprüft.", german.output
+    assert str(fairdice.verify(record)) == "1 roll verified"
+
+
 @needs_chance
 def test_verify_command_exit_codes_and_messages(tmp_path):
     record = _fair_record(CHANCE_GAMES[0], seed=5)
@@ -289,7 +350,7 @@ def test_verify_command_exit_codes_and_messages(tmp_path):
     good.write_text(dumps(record), encoding="utf-8")
     result = _invoke("verify", str(good), "--lang", "en")
     assert result.exit_code == 0, result.output
-    assert f"{len(_chance_plies(record))} rolls verified" in result.output
+    assert rolls_verified(len(_chance_plies(record))) in result.output
     assert "Würfe geprüft" in _invoke("verify", str(good), "--lang", "de").output
     tampered = tmp_path / "tampered.ludo"
     tampered.write_text(dumps(record).replace(record.tags["DiceSecret"], OTHER), encoding="utf-8")
@@ -504,7 +565,7 @@ def test_the_secret_is_shown_once_the_game_is_over_and_the_record_verifies(clien
     assert loads(path.read_text("utf-8")).tags["DiceSecret"] == secret
     result = _invoke("verify", str(path), "--lang", "en")
     rolls = len(_rolls(loads(path.read_text("utf-8"))))
-    assert result.exit_code == 0 and f"{rolls} rolls verified" in result.output, result.output
+    assert result.exit_code == 0 and rolls_verified(rolls) in result.output, result.output
     # one outcome changed in the downloaded record: named by its ply
     record = loads(path.read_text("utf-8"))
     ply = max(_rolls(record))
@@ -706,7 +767,7 @@ def test_a_whole_terminal_game_between_agents_reveals_the_secret_in_its_record(t
     report = fairdice.verify(record)
     assert report.ok and report.rolls == len(_rolls(record)) > 0, report
     result = _invoke("verify", str(path), "--lang", "en")
-    assert result.exit_code == 0 and f"{report.rolls} rolls verified" in result.output
+    assert result.exit_code == 0 and rolls_verified(report.rolls) in result.output
 
 
 @needs_chance

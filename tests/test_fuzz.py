@@ -498,7 +498,8 @@ def check_cli(case: CliCase) -> str:
                 handle.write(data)
         with time_limit(60), warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            result = runner.invoke(main, list(case.args), input=case.stdin, catch_exceptions=True)
+            result = runner.invoke(main, list(case.args), input=case.stdin, catch_exceptions=True,
+                                   env={"LUDOTHEK_LANG": case.lang, "LANG": case.lang})
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         text = "".join(traceback.format_exception(*result.exc_info)) if result.exc_info else repr(result.exception)
         raise Violation(f"exit status {result.exit_code} with {result.exception!r}\n{text}")
@@ -506,7 +507,10 @@ def check_cli(case: CliCase) -> str:
     lines = output.splitlines()
     expect(result.exit_code in (0, 2), f"exit status {result.exit_code}; output:\n{output[-1500:]}")
     if result.exit_code == 2:
-        expect(any(line.startswith("error:") for line in lines), f"exit status 2 without an 'error:' line:\n{output[-1500:]}")
+        # one rule in every language: the prefix is "error: ", the message after it translated
+        errors = [line for line in lines if line.startswith("error: ")]
+        expect(len(errors) == 1, f"exit status 2 without one 'error: ' line ({case.lang or 'no'} locale):\n"
+                                 f"{output[-1500:]}")
         expect(not any(line.startswith("Usage:") for line in lines), f"a usage block instead of one line:\n{output[-1500:]}")
         return REFUSED
     return SUCCESS

@@ -4,8 +4,9 @@ item 6): a hot-seat session of every game (legal moves, an illegal move, malform
 reader must not see; the command's errors read in German with ``LUDOTHEK_LANG=de`` (or
 ``--lang de``) and stay as they were in English.
 
-The commands a person types (moves, undo, save, resign, board, help, quit) are the same in both
-languages, so the German help names them as they are; the word check leaves them out.
+The commands a person types (moves, undo, save, resign, board, help, quit) work in both
+languages; the German help names the German ones (züge, zurück, ...), which work too. The word
+check leaves the English commands out (the English-command sessions below type them).
 """
 
 from __future__ import annotations
@@ -96,7 +97,7 @@ SESSIONS: dict[str, tuple[dict, list[Line], list[str], list[str]]] = {
 def test_a_german_hot_seat_session_is_german(game):
     options, lines, german, _ = SESSIONS[game]
     shown = session(game, lines, "de", **options)
-    for text in german + ["Gib einen Zug in Notation ein oder einen Befehl: moves (erlaubte Züge zeigen)",
+    for text in german + ["Gib einen Zug in Notation ein oder einen Befehl: züge (erlaubte Züge zeigen)",
                           "Erlaubte Züge: ", "Partie nicht beendet."]:
         assert text in shown, (text, shown)
     assert shown.count("Unzulässiger Zug") == 1 and shown.count("Nicht verstanden") == 1
@@ -113,6 +114,22 @@ def test_the_same_session_in_english_is_as_it_was(game):
                            "Legal moves: ", "Game left unfinished."]:
         assert text in shown, (text, shown)
     assert {"move", "the", "to"} <= english_words(shown)  # the word check sees English
+
+
+def test_german_commands_are_understood(tmp_path):
+    """Issue 33, item 7: the commands the German help lists work (the English ones too)."""
+    path = tmp_path / "partie.ludo"
+    shown = session("trike", ["hilfe", "c1", "züge", "zurück", "brett", "f4", "Zuege", f"speichern {path}", "ende"],
+                    "de", size=7)
+    help_line = ("Gib einen Zug in Notation ein oder einen Befehl: züge (erlaubte Züge zeigen), zurück (Zug "
+                 "zurücknehmen), speichern DATEI (Partie speichern), aufgeben (Partie aufgeben), brett (Brett "
+                 "zeigen), hilfe (diese Hilfe), ende (Partie verlassen).")
+    assert help_line in " ".join(shown.split()), shown
+    assert shown.count("Erlaubte Züge: ") == 2 and "Nicht verstanden" not in shown, shown
+    assert f"Partie gespeichert in {path}" in shown
+    assert path.read_text("utf-8").split("\n\n")[1].split()[:2] == ["1.", "f4"]  # c1 was taken back
+    resigned = session("trike", ["c1", "aufgeben"], "de", size=7)
+    assert "gibt auf" in resigned and "Nicht verstanden" not in resigned, resigned
 
 
 def test_saving_and_the_end_of_a_game_in_german(tmp_path):
@@ -168,36 +185,38 @@ def test_a_record_that_does_not_load_is_explained_in_german(records, verb, name,
     result = invoke(verb, path)
     assert result.exit_code == 2, result.output
     line = result.output.strip()
-    assert len(line.splitlines()) == 1 and line.startswith("Fehler: ") and path in line, line
+    # the prefix is error: in every language (issue 33, item 7); the message after it is German
+    assert len(line.splitlines()) == 1 and line.startswith("error: ") and path in line, line
     assert german in line, line
-    assert not english_words(line.replace(str(records), "")), sorted(english_words(line))
+    message = line.removeprefix("error: ")
+    assert not english_words(message.replace(str(records), "")), sorted(english_words(message))
     english_line = invoke(verb, path, lang="en").output.strip()
     assert english_line.startswith("error: ") and english in english_line, english_line
 
 
 @pytest.mark.parametrize("args,german", [
-    (["moves", "trike", "--size", "7", "c1", "c1"], "Fehler: Zug 2 'c1': 'c1' ist nicht erlaubt: das Feld ist besetzt"),
-    (["moves", "trike", "-o", "size=99"], "Fehler: die Option 'size' darf höchstens 19 sein, nicht 99"),
-    (["moves", "trike", "-o", "size"], "Fehler: die Option 'size' muss als NAME=WERT geschrieben werden"),
-    (["moves", "chess"], "Fehler: unbekanntes Spiel 'chess' (bekannte Spiele: "),
-    (["moves", "trike", "--position", "x"], "Fehler: die Stellung 'x' muss aus 2 oder 3 "),
-    (["play", "trike", "--vs", "bot:9"], "Fehler: die Stufe des Bots muss 1..5 sein, nicht 9"),
+    (["moves", "trike", "--size", "7", "c1", "c1"], "error: Zug 2 'c1': 'c1' ist nicht erlaubt: das Feld ist besetzt"),
+    (["moves", "trike", "-o", "size=99"], "error: die Option 'size' darf höchstens 19 sein, nicht 99"),
+    (["moves", "trike", "-o", "size"], "error: die Option 'size' muss als NAME=WERT geschrieben werden"),
+    (["moves", "chess"], "error: unbekanntes Spiel 'chess' (bekannte Spiele: "),
+    (["moves", "trike", "--position", "x"], "error: die Stellung 'x' muss aus 2 oder 3 "),
+    (["play", "trike", "--vs", "bot:9"], "error: die Stufe des Bots muss 1..5 sein, nicht 9"),
     (["analyse", "trike", "--size", "7", "--agent", "mcts:fast"],
-     "Fehler: das Budget 'fast' muss eine Zahl von Iterationen (800, 20k) oder eine Zeit (2s, 500ms) sein"),
-    (["match", "trike", "random", "wizard"], "Fehler: unbekannter Agent 'wizard' (bekannt: "),
+     "error: das Budget 'fast' muss eine Zahl von Iterationen (800, 20k) oder eine Zeit (2s, 500ms) sein"),
+    (["match", "trike", "random", "wizard"], "error: unbekannter Agent 'wizard' (bekannt: "),
 ])
 def test_command_errors_in_german(args, german):
     result = invoke(*args)
     assert result.exit_code == 2, result.output
     line = result.output.strip()
     assert len(line.splitlines()) == 1 and line.startswith(german), line
-    assert not english_words(line), sorted(english_words(line))
+    assert not english_words(line.removeprefix("error: ")), sorted(english_words(line))
     assert invoke(*args, lang="en").output.startswith("error: ")
 
 
 def test_play_with_lang_de_reads_its_errors_in_german():
     result = CliRunner().invoke(main, ["play", "trike", "--lang", "de", "--size", "99"], env={"LUDOTHEK_LANG": "en"})
-    assert result.exit_code == 2 and result.output.startswith("Fehler: die Option 'size' darf höchstens 19 sein")
+    assert result.exit_code == 2 and result.output.startswith("error: die Option 'size' darf höchstens 19 sein")
 
 
 def test_replay_shows_its_result_in_german(records):

@@ -58,8 +58,9 @@ def test_list_the_accounts(server):
     assert bob[0] == "bob" and bob[-3:] == ["1", "0", "active"]
 
 
-def test_reset_a_password(server):
+def test_reset_a_password(server, monkeypatch):
     app, client, db = server
+    monkeypatch.setattr("ludothek.cli._has_terminal", lambda: True)  # a person at a terminal is asked twice
     result = users("reset-password", "alice", "--db", db, input="a brand new secret\na brand new secret\n")
     assert result.exit_code == 0, result.output
     assert "alice: new password set; its sessions ended" in result.output
@@ -79,9 +80,40 @@ def test_a_weak_password_or_an_unknown_name_is_a_clean_error(server):
     assert weak.exit_code == 2
     assert weak.output.strip() == "error: this password is one of the most common ones: choose another"
     short = users("reset-password", "bob", "--password-stdin", "--db", db, input="short\n", lang="de")
-    assert short.exit_code == 2 and short.output.strip() == "Fehler: ein Passwort braucht mindestens 8 Zeichen"
+    assert short.exit_code == 2 and short.output.strip() == "error: ein Passwort braucht mindestens 8 Zeichen"
     unknown = users("disable", "nobody", "--db", db)
     assert unknown.exit_code == 2 and unknown.output.strip() == "error: there is no user named 'nobody'"
+
+
+def test_reset_password_checks_the_name_before_asking(server, monkeypatch):
+    """Issue 33, item 7: an unknown name is refused at once, not after two password prompts."""
+    _, _, db = server
+    monkeypatch.setattr("ludothek.cli._has_terminal", lambda: True)
+    asked = []
+    monkeypatch.setattr("click.prompt", lambda *args, **kwargs: asked.append(args) or "a brand new secret")
+    unknown = users("reset-password", "nobody", "--db", db)
+    assert unknown.exit_code == 2 and unknown.output.strip() == "error: there is no user named 'nobody'"
+    assert asked == []
+    piped = users("reset-password", "nobody", "--password-stdin", "--db", db, input="a brand new secret\n")
+    assert piped.exit_code == 2 and piped.output.strip() == "error: there is no user named 'nobody'"
+
+
+def test_reset_password_without_a_terminal_asks_for_password_stdin(server, tmp_path):
+    """Without a terminal and without --password-stdin: one clear error line, no GetPassWarning,
+    no "Aborted!" (a real process with its standard input from /dev/null)."""
+    import os
+    import subprocess
+    import sys
+
+    _, _, db = server
+    done = subprocess.run([sys.executable, "-m", "ludothek.cli", "users", "reset-password", "alice", "--db", db],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "LUDOTHEK_LANG": "en"}, check=False)
+    assert done.returncode == 2, done
+    assert done.stderr.strip() == ("error: no terminal to ask for the password: give it on standard input with "
+                                   "--password-stdin (its first line)"), done.stderr
+    assert "Warning" not in done.stderr and "Aborted" not in done.stderr + done.stdout
+    assert users("list", "--db", db).exit_code == 0
 
 
 def test_disable_and_enable_an_account(server):

@@ -9,6 +9,7 @@ import json
 import logging
 import sys
 import time
+from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
@@ -77,11 +78,11 @@ def test_readyz_is_503_naming_a_database_that_does_not_answer(client):
 
 
 def test_readyz_is_503_while_the_kernels_warm_up(client):
-    warmth = client.app.state.warmth
-    warmth.done, warmth.detail = False, "compiling trigeo"
+    warming = client.app.state.warming
+    client.app.state.warming = SimpleNamespace(done=False)
     body = client.get("/readyz").json()
-    assert body["failing"] == ["kernels"] and body["checks"]["kernels"]["detail"] == "compiling trigeo"
-    warmth.finished()
+    assert body["failing"] == ["kernels"] and body["checks"]["kernels"] == {"ok": False, "detail": "warming up"}
+    client.app.state.warming = warming
     assert client.get("/readyz").status_code == 200
 
 

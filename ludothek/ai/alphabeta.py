@@ -85,6 +85,7 @@ class AlphaBetaAgent(Agent):
         scores: dict[int, float] = {}
         best = actions[0]
         completed = 0
+        stopped = "max_depth"
         for depth in range(1, self.max_depth + 1):
             work = search_copy(state)
             partial: dict[int, float] = {}
@@ -97,19 +98,25 @@ class AlphaBetaAgent(Agent):
                     if side * partial[top] > side * partial[actions[0]]:
                         best = top
                         scores.update(partial)
+                stopped = None  # the budget ran out
                 break
             scores = partial
             completed = depth
             actions = sorted(actions, key=lambda a: -side * scores[a])
             best = actions[0]
-            if abs(scores[best]) > 0.95 or self._next_depth_hopeless():
-                break  # decided (a forced win or loss), or no time for another depth
+            if abs(scores[best]) > 0.95:
+                stopped = "decided"  # a forced win or loss
+                break
+            if self._next_depth_hopeless():
+                stopped = "next_depth"
+                break
             if self._tree_exhausted:
+                stopped = "exhausted"
                 break
         mover_scores = {a: side * v for a, v in scores.items()}
         return Analysis(best=best, scores=mover_scores, line=self._line(state, best),
                         value=mover_scores.get(best, 0.0), iterations=self.clock.count,
-                        seconds=self.clock.elapsed(), depth=completed)
+                        seconds=self.clock.elapsed(), depth=completed, stopped=stopped)
 
     def _next_depth_hopeless(self) -> bool:
         """A deeper iteration costs several times the last one: with more than half the

@@ -32,6 +32,7 @@ class Report:
             "iterations": self.analysis.iterations,
             "seconds": round(self.analysis.seconds, 3),
             "depth": self.analysis.depth,
+            "stopped": self.analysis.stopped,
         }
 
 

@@ -41,6 +41,11 @@ class Analysis:
     #: alpha-beta: deepest completed depth; MCTS: visits per candidate action
     depth: int = 0
     visits: dict[int, int] = field(default_factory=dict)
+    #: why a search stopped before its budget ran out: "decided" (a forced win or loss found),
+    #: "proven" (MCTS proved the result), "next_depth" (alpha-beta: the next depth would not
+    #: finish in the time left), "exhausted" (the whole tree searched), "max_depth"; None:
+    #: it spent its budget
+    stopped: str | None = None
 
 
 class Agent:

@@ -89,16 +89,20 @@ class MCTSAgent(Agent):
                 return found
         work = search_copy(state)
         root = self._reused_root(state) or Node(work, self.rng)
+        stopped = None
         while not clock.done():
             if root.proven is not None and root.children:
                 # decided: a proven win needs no more search, a proven loss gets a few
                 # visits so the least bad move stands out
                 if self._side(root) * root.proven > 0 or clock.count > 200:
+                    stopped = "proven"
                     break
             self._simulate(root, work)
             clock.tick()
         self._keep(state, root)
-        return self._report(root, clock)
+        report = self._report(root, clock)
+        report.stopped = stopped
+        return report
 
     def _simulate(self, root: Node, state: GameState) -> None:
         path = [root]

@@ -237,6 +237,8 @@ class Report:
       before it right.
 
     ``detail`` is a :class:`~.messages.Message` (``str()`` is English, ``.text("de")`` German).
+    A record in which no die was rolled (a game without dice, or before its first roll) has
+    nothing to verify: ``ok`` with ``dice`` False.
     """
 
     ok: bool
@@ -248,11 +250,14 @@ class Report:
     found: str | None = None
     expected: str | None = None
     detail: Message | str = ""
+    dice: bool = True
 
     def __str__(self) -> str:
+        if self.ok and not self.dice:
+            return "no dice were rolled: nothing to verify"
         if self.ok:
             extra = " and the roll for the first move" if self.start_roll else ""
-            return f"{self.rolls} rolls{extra} verified"
+            return f"{self.rolls} {'roll' if self.rolls == 1 else 'rolls'}{extra} verified"
         if self.problem == "roll":
             return (f"ply {self.ply} ({self.move}): the record has the outcome {self.found}, but the secret "
                     f"gives {self.expected}")
@@ -289,6 +294,8 @@ def _check(cls: type[GameState], options: dict[str, Any], position: str | None, 
     game_id, committed = found_tags.get(TAG_GAME_ID), found_tags.get(TAG_COMMITMENT)
     secret = found_tags.get(TAG_SECRET)
     if not game_id or not committed:
+        if TAG_START_ROLL not in found_tags and not _rolled(cls, options, position, tokens):
+            return Report(True, dice=False)
         return Report(False, problem="unfair",
                       detail=TEXTS("verify_unfair", commitment=TAG_COMMITMENT, game_id=TAG_GAME_ID))
     if secret is None:
@@ -338,6 +345,21 @@ def _check(cls: type[GameState], options: dict[str, Any], position: str | None, 
                 return Report(False, rolls, problem="broken", ply=state.ply + 1, move=token,
                               detail=TEXTS("verify_replay", ply=state.ply + 1, move=token, error=exc))
     return Report(True, rolls, start_roll=start is not None)
+
+
+def _rolled(cls: type[GameState], options: dict[str, Any], position: str | None, tokens: Sequence[str]) -> bool:
+    """Whether the moves hold a chance outcome (a moves list that does not replay counts as
+    rolled: what it held cannot be known)."""
+    try:
+        state = cls(position, **options)
+        for token in tokens:
+            for action in state.parse_token(token):
+                if state.current_player() == CHANCE:
+                    return True
+                state.play(int(action))
+    except LudothekError:
+        return True
+    return False
 
 
 def _verify_loosely(text: str) -> Report | None:

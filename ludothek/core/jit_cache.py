@@ -98,3 +98,30 @@ def _compile_without_cache(folder: Path, problem: str) -> None:
         sys.stderr.write(f"warning: cannot cache compiled kernels in {folder} ({problem}); "
                          "compiling them in every run (set NUMBA_CACHE_DIR to a writable folder)\n")
         sys.stderr.flush()
+
+
+def compile_once(tasks: list[Any], run: Any) -> None:
+    """``run(task)`` for every task, in order, where several processes warm up at once (a
+    server and its bot workers) and would otherwise each compile the same kernels: a lock file
+    per task in the kernel cache lets one process compile it while the others go on to the
+    next task, and come back to it (to load it from the cache) when they have done the rest.
+    Without a cache folder every process compiles everything itself."""
+    folder = os.environ.get("NUMBA_CACHE_DIR")
+    if not folder or os.environ.get(_WARNED):
+        for task in tasks:
+            run(task)
+        return
+    import fcntl
+
+    pending, wait = list(tasks), False
+    while pending:
+        put_off = []
+        for task in pending:
+            with open(Path(folder) / f"warming-{task}.lock", "a") as lock:
+                try:
+                    fcntl.flock(lock, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+                except BlockingIOError:
+                    put_off.append(task)
+                    continue
+                run(task)  # closing the file releases the lock
+        pending, wait = put_off, True

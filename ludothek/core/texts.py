@@ -223,7 +223,6 @@ TEXTS = Catalog("core", {
     "no_encoder": ("no observation encoder for game {game}", "kein Beobachtungskodierer für das Spiel {game}"),
 
     # ---------------------------------------------------------------- cli.py (the `ludothek` command)
-    "error": ("error", "Fehler"),
     "cli_move": ("move {number} {move}: {error}", "Zug {number} {move}: {error}"),
     "cli_bench_over": ("the position is already over: nothing to play out",
                        "in dieser Stellung ist die Partie schon zu Ende: nichts auszuspielen"),
@@ -255,6 +254,10 @@ TEXTS = Catalog("core", {
     "cli_solve": ("cannot solve {game}: only {solvable} can be solved outright",
                   "{game} lässt sich nicht lösen: vollständig lösbar ist nur {solvable}"),
     "cli_no_solvable": ("no installed game", "kein installiertes Spiel"),
+    "cli_password_terminal": ("no terminal to ask for the password: give it on standard input with "
+                              "--password-stdin (its first line)",
+                              "kein Terminal, um nach dem Passwort zu fragen: gib es mit --password-stdin auf der "
+                              "Standardeingabe an (deren erste Zeile)"),
 })
 
 #: errno -> key of the operating system's reasons above

@@ -41,6 +41,7 @@ from sqlalchemy.exc import IntegrityError
 from .devices import device_cookie, knows_device
 from .guard import LoginLimits
 from .hashqueue import HashQueue
+from .notify import sessions_ended_statement
 from .service import WebError
 from .store import Account, Store, games_table, sessions_table, users_table
 from .texts import TEXTS
@@ -52,8 +53,11 @@ PASSWORD_MIN, PASSWORD_MAX = 8, 256
 SESSION_SECONDS = 30 * 24 * 3600
 #: a session's last use is written at most this often (not on every request)
 TOUCH_AFTER = 3600
-#: a session looked up is trusted this long without asking the database again (a logout on this
-#: server ends it at once; a logout or a disabled account on another server within this time)
+#: a session looked up is trusted this long without asking the database again (PostgreSQL only: a
+#: logout on this server ends it at once; an account disabled or given a new password anywhere is
+#: announced to every server (:mod:`.notify`), which forgets its sessions at once; a logout on
+#: another server within this time). On SQLite, with no such announcements, every request asks
+#: the database, a local read.
 CACHE_SECONDS = 10.0
 CACHE_SIZE = 10_000
 COMMON = Path(__file__).with_name("common_passwords.json")
@@ -107,6 +111,9 @@ class Accounts:
         self.hashing = HashQueue()
         self._dummy: str | None = None
         self._cache: OrderedDict[str, tuple[Account, float]] = OrderedDict()
+        self._caching = store.is_postgres
+        #: bumped whenever sessions are forgotten: a lookup that began before is not cached
+        self._forgotten = 0
 
     # ------------------------------------------------------------------ hashing
 
@@ -180,15 +187,29 @@ class Accounts:
         cached = self._cache.get(digest)
         if cached is not None and cached[1] > time.monotonic():
             return cached[0]
+        forgotten = self._forgotten
         account = await asyncio.to_thread(self._session_account, digest)
         if account is None:
             self._cache.pop(digest, None)
             return None
+        if not self._caching or forgotten != self._forgotten:
+            return account  # an end announced while the database was read: ask again next time
         self._cache[digest] = (account, time.monotonic() + CACHE_SECONDS)
         self._cache.move_to_end(digest)
         while len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
         return account
+
+    def forget_user(self, user_id: int) -> None:
+        """The account's sessions ended elsewhere (announced by :mod:`.notify`): drop them."""
+        self._forgotten += 1
+        for digest in [d for d, (account, _) in self._cache.items() if account.id == user_id]:
+            del self._cache[digest]
+
+    def forget_all(self) -> None:
+        """Announcements may have been missed (the listener reconnected): trust no cached session."""
+        self._forgotten += 1
+        self._cache.clear()
 
     # ------------------------------------------------------------------ the database
     def _user_row(self, key: str) -> Any:
@@ -242,7 +263,15 @@ class Accounts:
         with self.store._taking_turns(), self.store.engine.begin() as conn:
             conn.execute(update(users_table).where(users_table.c.id == user_id).values(password=hashed))
             if end_sessions:
-                conn.execute(delete(sessions_table).where(sessions_table.c.user_id == user_id))
+                self._end_sessions(conn, user_id)
+
+    def _end_sessions(self, conn: Any, user_id: int) -> None:
+        """End every session of an account, in the caller's transaction; every server hears of it
+        when it commits (PostgreSQL), this one at once."""
+        conn.execute(delete(sessions_table).where(sessions_table.c.user_id == user_id))
+        if self.store.is_postgres:
+            conn.execute(sessions_ended_statement(user_id))
+        self.forget_user(user_id)
 
     # ------------------------------------------------------------------ for whoever runs the server
     def user(self, name: str) -> Any:
@@ -283,4 +312,4 @@ class Accounts:
             conn.execute(update(users_table).where(users_table.c.id == row["id"])
                          .values(disabled=time.time() if disabled else None))
             if disabled:
-                conn.execute(delete(sessions_table).where(sessions_table.c.user_id == row["id"]))
+                self._end_sessions(conn, row["id"])

@@ -21,7 +21,7 @@ from typing import Any
 import orjson
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -31,9 +31,12 @@ from .. import i18n
 from ..core.errors import LudothekError, UnknownGame
 from ..core.messages import Message, language_of
 from ..core.registry import game_class, game_spec
+from . import metrics, players
 from .accounts import SESSION_SECONDS, Accounts
+from .admission import DEFAULT_MAX_WEBSOCKETS, AllowedHosts, HostCheck, WebSocketCap
 from .analysis import analysis_routes
 from .boards import adapter
+from .botpool import PoolClosed
 from .devices import DEVICE_COOKIE, DEVICE_PATH, DEVICE_SECONDS
 from .errors import RetryLater
 from .guard import (
@@ -49,18 +52,16 @@ from .guard import (
     server_fields_only,
     session_secret,
 )
-from . import metrics
-from .health import Warmth, health_routes
+from .health import health_routes
 from .hub import Hub, state_message
 from .lobby import Lobby
-from .observe import ObservedStarlette
-from . import players
 from .notify import PgListener
+from .observe import ObservedStarlette
 from .runner import Runner
 from .service import GameService, WebError, bot_levels, client_options, game_catalog
 from .store import Account, Store
 from .texts import TEXTS
-from .warm import preview_json, warm_up
+from .warm import WarmGate, Warming, preview_json
 
 log = logging.getLogger("ludothek.web")
 STATIC = Path(__file__).parent / "static"
@@ -108,11 +109,14 @@ async def _body(request: Request) -> dict[str, Any]:
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
         raise WebError(413, TEXTS("body_too_large", limit=MAX_BODY))
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise WebError(413, TEXTS("body_too_large", limit=MAX_BODY))
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise WebError(413, TEXTS("body_too_large", limit=MAX_BODY))
+            chunks.append(chunk)
+    except ClientDisconnect:  # nobody reads the answer; a WebError only spares the log a traceback
+        raise WebError(400, TEXTS("body_cut")) from None
     raw = b"".join(chunks)
     if not raw.strip():
         return {}
@@ -174,10 +178,16 @@ def _handler(function: Any) -> Any:
 
 
 # ---------------------------------------------------------------------------- the app
+def say(line: str) -> None:
+    """A line of the server's progress on its standard output (``ludothek serve`` shows it)."""
+    print(line, flush=True)
+
+
 def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync: str = "full",
                rate_limits: str | None = None, claim_after: float = 72 * 3600, bot_cap: int = 8,
                warm: bool = True, login_limits: str | None = None, password_hasher: Any = None,
                clock: Any = time.time, sweep: float = 30.0, lobby_interval: float = 1.5,
+               max_websockets: int = DEFAULT_MAX_WEBSOCKETS, allowed_hosts: str | None = None,
                bot_workers: int | None = None, metrics_from: str | None = None) -> Starlette:
     """``rate_limits``: see :class:`~.guard.RateLimits` (``"off"`` lifts them);
     ``claim_after``: seconds before an absent player's game can be claimed; ``bot_cap``: live
@@ -186,16 +196,20 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     argon2-cffi's own parameters); ``clock``: the time now for the games' clocks and deadlines
     (tests inject one); ``sweep``: seconds between looks for games out of time;
     ``lobby_interval``: seconds between looks at the lobby for changes made elsewhere;
+    ``max_websockets``: open websockets per client address (0: no cap); ``allowed_hosts``: the
+    host names to answer to (see :class:`~.admission.AllowedHosts`; None: any);
     ``bot_workers``: slow-lane bot worker processes (default: one per core but one);
     ``metrics_from``: who may read ``/metrics`` (see :func:`.metrics.parse_addresses`)."""
     limits = RateLimits(rate_limits)
+    hosts = AllowedHosts(allowed_hosts)
     store = Store(db, sqlite_sync=sqlite_sync)
     service = GameService(store, claim_after=claim_after, bot_cap=bot_cap, clock=clock)
     accounts = Accounts(store, LoginLimits(login_limits), password_hasher)
     hub = Hub()
     runner = Runner(service, hub, bot_executor, bot_workers)
-    warmth = Warmth()
     lobby = Lobby(store, service, clock)
+    warming = Warming(say)
+    listening = asyncio.Event()  # set by whoever serves the app once it answers (ludothek serve)
 
     # ------------------------------------------------------------------ pages
     async def page(request: Request) -> Response:
@@ -576,14 +590,14 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     @asynccontextmanager
     async def lifespan(app: Starlette):
         started = time.perf_counter()
-        runner.pool.start()  # the bot workers warm up while this process does
-        if warm:
-            await asyncio.to_thread(warm_up)
-            try:  # no bot's first move waits for a compile either
-                await runner.pool.ready()
-            except Exception:  # noqa: BLE001 - bots may still work; they would only start slowly
-                log.warning("the bot workers are not warm yet", exc_info=True)
-        warmth.finished("warm" if warm else "compiled on first use (warm-up off)")
+        if warm:  # in the background: the server answers at once, games as soon as they are warm
+            runner.pool.on_warm = lambda game: game and say(
+                f"warming up: {game}'s bots are ready ({time.perf_counter() - started:.1f} s)")
+            runner.pool.start()
+            warming.start(started)
+        else:
+            runner.pool.start()
+            warming.skip()
         filled = await service.backfill()
         if filled:
             log.info("filled in the turn, deadline and winner of %d older games", filled)
@@ -591,13 +605,13 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
             runner.housekeeping(), runner.deadlines(sweep), lobby.run(lobby_interval))]
         listener = None
         if store.is_postgres:
-            listener = PgListener(store.url, runner.elsewhere, resync)
+            listener = PgListener(store.url, runner.elsewhere, resync, on_sessions_ended=accounts.forget_user)
             await listener.start()
         else:
             background.append(asyncio.create_task(runner.poll()))
         await runner.resume()
         if warm:
-            print(f"Ludothek is ready ({time.perf_counter() - started:.1f} s to warm up)", flush=True)
+            background.append(asyncio.create_task(announce_ready(started)))
         yield
         for task in background:
             task.cancel()
@@ -606,8 +620,19 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         await runner.close()
         await asyncio.to_thread(store.close)
 
+    async def announce_ready(started: float) -> None:
+        await warming.wait()
+        await listening.wait()
+        try:
+            await runner.pool.ready()
+        except PoolClosed:
+            return
+        say(f"Ludothek is ready ({time.perf_counter() - started:.1f} s to warm up)")
+
     async def resync() -> None:
-        """Notifications may have been missed: look at every game watched here."""
+        """Notifications may have been missed: look at every game watched here, and trust no
+        cached session."""
+        accounts.forget_all()
         for game_id in list(hub.rooms):
             await runner.elsewhere(game_id)
 
@@ -653,13 +678,15 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         Route("/api/games/{id}/join", join, methods=["POST"]),
         Route("/api/games/{id}/rematch", rematch, methods=["POST"]),
         *analysis_routes(service, runner.pool, _handler, limits, viewer),
-        *health_routes(store, runner.pool, warmth),
+        *health_routes(store, runner.pool),
         Route("/metrics", metrics.metrics_route(store, metrics_from), methods=["GET"]),
         WebSocketRoute("/ws/games/{id}", live),
         WebSocketRoute("/ws/lobby", lobby_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    middleware = [Middleware(CsrfGuard), Middleware(RateLimitMiddleware, limits=limits)]
+    middleware = [Middleware(HostCheck, hosts=hosts), Middleware(WebSocketCap, cap=max_websockets),
+                  Middleware(CsrfGuard), Middleware(RateLimitMiddleware, limits=limits),
+                  Middleware(WarmGate, warming=warming)]
     app = ObservedStarlette(routes=routes, lifespan=lifespan, middleware=middleware,
                             exception_handlers={Exception: _server_error})
     app.state.store = store
@@ -667,5 +694,6 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     app.state.accounts = accounts
     app.state.runner = runner
     app.state.lobby = lobby
-    app.state.warmth = warmth
+    app.state.listening = listening
+    app.state.warming = warming
     return app

@@ -24,6 +24,7 @@ import multiprocessing
 import os
 import queue
 import signal
+import sys
 import threading
 import time
 import traceback
@@ -91,30 +92,47 @@ def is_quick(agent: str, game: str) -> bool:
     return budget.iterations <= (QUICK_NODES if algorithm == "alphabeta" else QUICK_ITERATIONS)
 
 
-def warm_up() -> None:
+def warm_up(done: Any = None, between: Any = None) -> None:
     """Load every game's kernels for every kind of agent (from numba's disk cache, or compile
     them), so that a worker's first move is as fast as the later ones. Without this the first
-    ``bot:1`` move of a game compiles its random playout for 5-10 s."""
+    ``bot:1`` move of a game compiles its random playout for 5-10 s. Workers warming at the
+    same time share the compiling (:func:`~ludothek.core.jit_cache.compile_once`); ``done(game)``
+    is called when a game is warm, ``between()`` before each game (a worker answers the jobs
+    that have come in meanwhile)."""
+    from ..core.jit_cache import compile_once
+
+    def warm(name: str) -> None:
+        if between is not None:
+            between()
+        warm_game(name)
+        if done is not None:
+            done(name)
+
+    from ..core.registry import games
+
+    compile_once(games(), warm)
+
+
+def warm_game(name: str) -> None:
     from ..ai.base import make_agent
     from ..core.errors import LudothekError
-    from ..core.registry import game_class, games
+    from ..core.registry import game_class
 
-    for name in games():
+    try:
+        state = game_class(name)()
+        while state.current_player() < 0 and not state.is_over():
+            state.play(state.legal_actions()[0])
+    except Exception:  # noqa: BLE001 - a game being written may not work yet
+        return
+    for spec in ("random", "uct:8", "mcts:8", "alphabeta:64", "perfect"):
         try:
-            state = game_class(name)()
-            while state.current_player() < 0 and not state.is_over():
-                state.play(state.legal_actions()[0])
-        except Exception:  # noqa: BLE001, S112 - a game being written may not work yet
+            agent = make_agent(spec, name, seed=0)
+        except LudothekError:  # "perfect" plays only the games that have a stored solution
             continue
-        for spec in ("random", "uct:8", "mcts:8", "alphabeta:64", "perfect"):
-            try:
-                agent = make_agent(spec, name, seed=0)
-            except LudothekError:  # "perfect" plays only the games that have a stored solution
-                continue
-            try:
-                agent.choose(state)
-            except Exception:
-                log.warning("warming %s for %s failed", spec, name, exc_info=True)
+        try:
+            agent.choose(state)
+        except Exception:
+            log.warning("warming %s for %s failed", spec, name, exc_info=True)
 
 
 def _answer(args: dict[str, Any]) -> tuple:
@@ -135,17 +153,30 @@ def _worker_main(conn: Any, parent_pid: int, warm: bool) -> None:
     # the service: the server alone decides when its workers stop, after draining them.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    conn.send(("ready", os.getpid()))  # jobs are answered between the games being warmed
+
+    def answer_waiting_jobs() -> None:
+        while conn.poll():
+            if not _answer_one(conn):
+                sys.exit(0)
+
     if warm:
-        warm_up()
-    conn.send(("ready", os.getpid()))
-    while True:
-        try:
-            args = conn.recv()
-            if args is None:
-                return
-            conn.send(_answer(args))
-        except (EOFError, OSError):  # the server is gone
-            return
+        warm_up(done=lambda game: conn.send(("warmed", game)), between=answer_waiting_jobs)
+    conn.send(("warmed", None))
+    while _answer_one(conn):
+        pass
+
+
+def _answer_one(conn: Any) -> bool:
+    """Answer the server's next job; False when the server is gone or asks to stop."""
+    try:
+        args = conn.recv()
+        if args is None:
+            return False
+        conn.send(_answer(args))
+        return True
+    except (EOFError, OSError):
+        return False
 
 
 # ------------------------------------------------------------------ the parent's side
@@ -217,7 +248,8 @@ class _ProcessWorker:
     def __init__(self, pool: BotPool, lane: str, index: int):
         self.lane = lane
         self.job: _Job | None = None
-        self.ready = False
+        self.ready = False  # takes jobs
+        self.warmed: set[str | None] = set()  # the games warm in it (None: all)
         context = multiprocessing.get_context("spawn")
         self.conn, child = context.Pipe()
         self.process = context.Process(target=_worker_main, args=(child, os.getpid(), pool.warm),
@@ -264,7 +296,8 @@ class _ThreadWorker:
     def __init__(self, pool: BotPool, lane: str, index: int):
         self.lane = lane
         self.job: _Job | None = None
-        self.ready = False
+        self.ready = False  # takes jobs
+        self.warmed: set[str | None] = set()  # the games warm in it (None: all)
         self.pid = None
         self.inbox: queue.SimpleQueue = queue.SimpleQueue()
         self.thread = threading.Thread(target=self._run, args=(pool.loop, pool._message, pool.warm),
@@ -279,8 +312,9 @@ class _ThreadWorker:
                 pass
 
         if warm:
-            warm_up()
+            warm_up(done=lambda game: post(("warmed", game)))
         post(("ready", None))
+        post(("warmed", None))
         while (args := self.inbox.get()) is not None:
             post(_answer(args))
 
@@ -306,17 +340,21 @@ class BotPool:
     ``kind`` is ``"process"`` (spawned worker processes) or ``"thread"``; ``workers`` is the
     number of slow workers (default ``cores - 1``, at least 1), ``quick_workers`` the quick
     lane's (0: the slow workers take quick jobs too); ``warm`` runs :func:`warm_up` in each
-    worker before it takes jobs (default: for processes only).
+    worker, which answers the jobs that come in meanwhile between two games (default: for
+    processes only); ``on_warm(game)`` is called when every worker has warmed ``game``, and
+    ``on_warm(None)`` when they have warmed them all.
     """
 
     def __init__(self, kind: str = "process", workers: int | None = None, quick_workers: int = 1,
-                 warm: bool | None = None):
+                 warm: bool | None = None, on_warm: Any = None):
         if kind not in ("process", "thread"):
             raise ValueError(f"bot pool kind must be 'process' or 'thread', not {kind!r}")
         self.kind = kind
         self.workers = max(1, cores() - 1) if workers is None else workers
         self.quick_workers = quick_workers
         self.warm = kind == "process" if warm is None else warm
+        self.on_warm = on_warm  # on_warm(game): every worker has warmed that game (None: all games)
+        self._announced: set[str | None] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
         self._workers: list[Any] = []  # the quick ones first
         self._queues = {QUICK: _FairQueue(), SLOW: _FairQueue()}
@@ -337,16 +375,16 @@ class BotPool:
                 self._spawn(SLOW)
             atexit.register(self.shutdown_now)
 
-    async def ready(self, timeout: float = 120) -> None:
-        """Start the workers and wait until each has warmed up."""
+    async def ready(self, timeout: float | None = None) -> None:
+        """Start the workers and wait until each has warmed up (they take jobs meanwhile)."""
         self.start()
-        deadline = time.monotonic() + timeout
-        while not all(worker.ready for worker in self._workers):
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while not all(None in worker.warmed for worker in self._workers):
             if self._closed:
                 raise PoolClosed("the bot pool closed while starting")
-            if time.monotonic() > deadline:
+            if deadline is not None and time.monotonic() > deadline:
                 raise TimeoutError(f"the bot workers were not ready after {timeout} s")
-            await asyncio.sleep(0.02)
+            await asyncio.sleep(0.05)
 
     async def compute(self, args: dict[str, Any], client: str, *, game_id: str | None = None,
                       on_start: Any = None) -> int:
@@ -393,6 +431,7 @@ class BotPool:
             "clients": {lane: len(self._queues[lane].jobs) for lane in lanes},
             "workers": {lane: sum(w.lane == lane for w in self._workers) for lane in lanes},
             "ready": {lane: sum(w.lane == lane and w.ready for w in self._workers) for lane in lanes},
+            "warm": {lane: sum(w.lane == lane and None in w.warmed for w in self._workers) for lane in lanes},
             "busy": {lane: sum(w.lane == lane and w.job is not None for w in self._workers) for lane in lanes},
             "pids": {lane: [w.pid for w in self._workers if w.lane == lane and w.pid] for lane in lanes},
         }
@@ -469,6 +508,13 @@ class BotPool:
         kind = message[0]
         if kind == "ready":
             worker.ready = True
+        elif kind == "warmed":
+            game = message[1]
+            worker.warmed.add(game)
+            if game not in self._announced and all(game in w.warmed for w in self._workers):
+                self._announced.add(game)  # once: a replaced worker warms up again
+                if self.on_warm is not None:
+                    self.on_warm(game)
         else:
             job = self._take(worker)
             if job is not None and not job.future.done():
@@ -494,7 +540,7 @@ class BotPool:
         if self._closed:
             return  # it was asked to exit, or it does not matter any more
         log.error("bot worker %s (%s lane) died with exit code %s", worker.pid, worker.lane, worker.process.exitcode)
-        if worker.ready:
+        if None in worker.warmed:
             self._spawn(worker.lane)
         else:  # it died while starting: try again later rather than in a tight loop
             self.loop.call_later(5, self._respawn, worker.lane)

@@ -17,18 +17,6 @@ from starlette.routing import Route
 DATABASE_TIMEOUT = 5.0
 
 
-class Warmth:
-    """Whether this process's kernels are compiled and its pages' pictures computed: the one
-    place the lifespan's warm-up reports to and ``/readyz`` reads."""
-
-    def __init__(self) -> None:
-        self.done = False
-        self.detail = "warming up"
-
-    def finished(self, detail: str = "warm") -> None:
-        self.done, self.detail = True, detail
-
-
 def _json(data: Any, status: int) -> Response:
     return Response(orjson.dumps(data), status_code=status, media_type="application/json",
                     headers={"Cache-Control": "no-store"})
@@ -44,6 +32,10 @@ async def _database(store: Any) -> dict[str, Any]:
     return {"ok": True}
 
 
+def _kernels(warming: Any) -> dict[str, Any]:
+    return {"ok": warming.done, "detail": "warm" if warming.done else "warming up"}
+
+
 def _bots(pool: Any) -> dict[str, Any]:
     stats = pool.stats()
     lanes = {lane: {"workers": stats["workers"][lane], "ready": stats["ready"][lane]} for lane in stats["workers"]}
@@ -52,14 +44,17 @@ def _bots(pool: Any) -> dict[str, Any]:
     return {"ok": ok, "lanes": lanes, **({"error": "the bot pool is closed"} if stats["closed"] else {})}
 
 
-def health_routes(store: Any, pool: Any, warmth: Warmth) -> list[Route]:
+def health_routes(store: Any, pool: Any) -> list[Route]:
+    """The two routes; "kernels warm" is read from ``app.state.warming`` (its ``done``), the one
+    place the app's background warm-up reports to."""
+
     async def healthz(request: Request) -> Response:
         return _json({"ok": True}, 200)
 
     async def readyz(request: Request) -> Response:
         checks = {
             "database": await _database(store),
-            "kernels": {"ok": warmth.done, "detail": warmth.detail},
+            "kernels": _kernels(request.app.state.warming),
             "bots": _bots(pool),
         }
         failing = [name for name, check in checks.items() if not check["ok"]]

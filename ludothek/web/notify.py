@@ -7,7 +7,9 @@ notification sent while the listener was disconnected is lost for good, so after
 reconnect it calls ``on_resync`` and the app re-reads the games it watches.
 
 Payloads are ``game_id:version:origin``; ``origin`` (:data:`ORIGIN`) is random per process, so
-a process can skip its own changes, which it has already published.
+a process can skip its own changes, which it has already published. An account whose sessions
+ended (disabled, a new password) is announced as ``~sessions~USER_ID:0:origin`` (no game id
+starts with ``~``), so every server forgets the sessions it cached for it at once.
 """
 
 from __future__ import annotations
@@ -63,6 +65,15 @@ def notify_statement(game_id: str, version: int, *, origin: str | None = None) -
         channel=CHANNEL, payload=payload(game_id, version, origin=origin))
 
 
+SESSIONS = "~sessions~"
+
+
+def sessions_ended_statement(user_id: int) -> TextClause:
+    """``pg_notify`` that the account's sessions ended: execute it in the transaction that ends them."""
+    return text("SELECT pg_notify(:channel, :payload)").bindparams(
+        channel=CHANNEL, payload=payload(f"{SESSIONS}{int(user_id)}", 0))
+
+
 def parse_payload(payload: str) -> tuple[str, int, str] | None:
     try:
         game_id, version, origin = payload.rsplit(":", 2)
@@ -76,15 +87,18 @@ Callback = Callable[..., Awaitable[None] | None]
 
 class PgListener:
     """One dedicated connection that LISTENs; ``on_change(game_id, version)`` for each change
-    another process committed, ``on_resync()`` after the connection was lost and restored."""
+    another process committed, ``on_resync()`` after the connection was lost and restored,
+    ``on_sessions_ended(user_id)`` when another process ended an account's sessions."""
 
     MIN_DELAY = 0.1
     MAX_DELAY = 5.0
 
-    def __init__(self, url: str, on_change: Callback, on_resync: Callback, *, heartbeat: float = 30.0):
+    def __init__(self, url: str, on_change: Callback, on_resync: Callback, *, heartbeat: float = 30.0,
+                 on_sessions_ended: Callback | None = None):
         self.conninfo = conninfo(url)
         self.on_change = on_change
         self.on_resync = on_resync
+        self.on_sessions_ended = on_sessions_ended
         #: how often an idle connection is checked (a dead peer without a TCP reset shows only then)
         self.heartbeat = heartbeat
         self._conn: Any = None
@@ -153,7 +167,12 @@ class PgListener:
         parsed = parse_payload(payload)
         if parsed is None:
             log.warning("ignoring a malformed notification %r", payload[:100])
-        elif parsed[2] != ORIGIN:
+        elif parsed[2] == ORIGIN:
+            return
+        elif parsed[0].startswith(SESSIONS):
+            if self.on_sessions_ended is not None and parsed[0][len(SESSIONS):].isdigit():
+                await self._call(self.on_sessions_ended, int(parsed[0][len(SESSIONS):]))
+        else:
             await self._call(self.on_change, parsed[0], parsed[1])
 
     async def _call(self, callback: Callback, *args: Any) -> None:

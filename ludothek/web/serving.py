@@ -25,7 +25,7 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from typing import Any
 
@@ -49,13 +49,14 @@ class Serving:
     log_format: str = "text"
     shutdown_timeout: float = 10.0
     trusted_proxy: str | None = None
+    uvicorn_extra: dict[str, Any] = field(default_factory=dict)  # the read timeouts' protocol (.timeouts)
 
     def config(self, app: Any) -> uvicorn.Config:
         return uvicorn.Config(
             app, log_level="info" if self.log_format == "json" else "warning", access_log=False,
             log_config=logs.uvicorn_log_config(self.log_format), ws_max_size=64 * 1024, lifespan="on",
             backlog=4096, proxy_headers=self.trusted_proxy is not None, forwarded_allow_ips=self.trusted_proxy,
-            timeout_graceful_shutdown=self.shutdown_timeout,
+            timeout_graceful_shutdown=self.shutdown_timeout, **self.uvicorn_extra,
         )
 
 
@@ -88,9 +89,9 @@ class BoundedServer(uvicorn.Server):
         os._exit(1)
 
 
-def serve_one(app: Any, listener: socket.socket, serving: Serving) -> None:
-    """Run ``app`` in this process on ``listener`` until a stop signal."""
-    BoundedServer(serving.config(app), serving.shutdown_timeout).run(sockets=[listener])
+def serve_one(app: Any, listener: socket.socket, serving: Serving, on_started: Any = None) -> None:
+    """Run ``app`` in this process on ``listener`` until a stop signal; ``on_started()`` once it answers."""
+    BoundedServer(serving.config(app), serving.shutdown_timeout, on_started).run(sockets=[listener])
 
 
 # ------------------------------------------------------------------ several workers
@@ -103,6 +104,7 @@ def _worker_main(serving: Serving, listener: socket.socket, parent_pid: int, rea
     app = create_app(**serving.app_options)
 
     def started() -> None:
+        app.state.listening.set()
         try:
             ready.send(("ready", index, os.getpid()))
         except OSError:  # the supervisor is gone; die_with_parent ends this process
@@ -114,8 +116,11 @@ def _worker_main(serving: Serving, listener: socket.socket, parent_pid: int, rea
 class Supervisor:
     """Keeps ``workers`` worker processes serving ``listener`` until a stop signal."""
 
-    def __init__(self, serving: Serving, listener: socket.socket, workers: int, out: Any = None):
+    def __init__(self, serving: Serving, listener: socket.socket, workers: int, out: Any = None,
+                 address: str | None = None):
+        """``address``: the line that shows where the server answers, said when the first worker does."""
         self.serving = serving
+        self.address = address
         self.listener = listener
         self.count = workers
         self.out = out or sys.stdout
@@ -189,6 +194,8 @@ class Supervisor:
 
     def _message(self, message: tuple) -> None:
         _, index, pid = message
+        if not self.ready and not self.announced and self.address:
+            self.say(self.address)
         self.ready.add(index)
         if not self.announced and len(self.ready) == self.count:
             self.announced = True

@@ -28,6 +28,8 @@ TEXTS = Catalog("web", {
     "not_object": ("{what} must be a JSON object", "{what} muss ein JSON-Objekt sein"),
     "body_too_large": ("the request body is larger than {limit} bytes",
                        "der Inhalt der Anfrage ist größer als {limit} Bytes"),
+    "body_cut": ("the connection ended before the request's body was complete",
+                 "die Verbindung endete, bevor der Inhalt der Anfrage vollständig war"),
     "message_too_large": ("message larger than {limit} characters", "Nachricht länger als {limit} Zeichen"),
     "unknown_type": ("unknown message type {value!r} ({types})", "unbekannter Nachrichtentyp {value!r} ({types})"),
     "auth_token": ("auth needs a token", "auth braucht einen Token"),
@@ -193,6 +195,27 @@ TEXTS = Catalog("web", {
     "unit_day": ("day", "Tag"), "unit_days": ("days", "Tage"),
     "unit_month": ("month", "Monat"), "unit_months": ("months", "Monate"),
     "unit_year": ("year", "Jahr"), "unit_years": ("years", "Jahre"),
+    # ------------------------------------------------------------------ connections (timeouts.py, admission.py)
+    "timeout_headers": ("the request's headers did not arrive within {seconds} s",
+                        "die Kopfzeilen der Anfrage kamen nicht innerhalb von {seconds} s an"),
+    "timeout_body": ("the request's body came too slowly: it paused for {seconds} s, or averaged less than "
+                     "{rate} bytes a second after the first {seconds} s",
+                     "der Inhalt der Anfrage kam zu langsam: er stockte {seconds} s lang oder kam nach den ersten "
+                     "{seconds} s mit weniger als {rate} Bytes pro Sekunde"),
+    "too_many_connections": ("the server has as many connections open as it may; try again shortly",
+                             "der Server hat so viele Verbindungen offen, wie er darf; versuche es gleich wieder"),
+    "too_many_websockets": ("too many open connections to live games and the lobby from your address: at most "
+                            "{cap}; close another tab first",
+                            "zu viele offene Verbindungen zu laufenden Partien und zur Lobby von deiner Adresse: "
+                            "höchstens {cap}; schließe zuerst einen anderen Tab"),
+    "bad_host": ("this server does not answer to the host name {host!r}",
+                 "dieser Server antwortet nicht unter dem Namen {host!r}"),
+    "no_host": ("the request names no host (the Host header is missing)",
+                "die Anfrage nennt keinen Host (der Header Host fehlt)"),
+    "host_pattern": ("{entry!r} is not a host name: list names without scheme or port, such as "
+                     "play.example.org,*.example.org (or * for any)",
+                     "{entry!r} ist kein Hostname: nenne Namen ohne Schema und Port, etwa "
+                     "play.example.org,*.example.org (oder * für jeden)"),
     # ------------------------------------------------------------------ accounts and sessions
     "no_seat_yours": ("neither your token nor your account holds a seat in this game",
                       "weder dein Token noch dein Konto gehört zu einem Platz dieser Partie"),
@@ -230,6 +253,42 @@ TEXTS = Catalog("web", {
     "too_many_signup": ("too many new accounts from your address: at most {limit}; try again in {wait} s",
                         "zu viele neue Konten von deiner Adresse: höchstens {limit}; versuche es in {wait} s wieder"),
     "user_unknown": ("there is no user named {user!r}", "es gibt keinen Benutzer namens {user!r}"),
+    # ------------------------------------------------------------------ the database: schema, backups (the command line)
+    "schema_newer": ("the database {where} has schema revision {revision}, which this Ludothek does not know (it "
+                     "knows up to {head}): a newer Ludothek wrote it; upgrade Ludothek (pip install -U ludothek) "
+                     "before you use this database",
+                     "die Datenbank {where} hat die Schemaversion {revision}, die dieses Ludothek nicht kennt (es "
+                     "kennt bis {head}): ein neueres Ludothek hat sie geschrieben; aktualisiere Ludothek (pip "
+                     "install -U ludothek), bevor du diese Datenbank verwendest"),
+    "backup_no_pg_dump": ("{tool} is not installed (on Debian: apt-get install postgresql-client); install it, or "
+                          "back up by hand: {command}",
+                          "{tool} ist nicht installiert (unter Debian: apt-get install postgresql-client); "
+                          "installiere es oder sichere von Hand: {command}"),
+    "backup_tool_failed": ("{tool} failed (exit status {status}): {detail}",
+                           "{tool} ist gescheitert (Rückgabewert {status}): {detail}"),
+    "backup_kind": ("cannot back up {url}: only SQLite and PostgreSQL databases can be backed up",
+                    "{url} lässt sich nicht sichern: gesichert werden nur SQLite- und PostgreSQL-Datenbanken"),
+    "backup_no_database": ("cannot back up {path}: there is no such database file",
+                           "{path} lässt sich nicht sichern: diese Datenbankdatei gibt es nicht"),
+    "backup_same_file": ("{path} is the database itself: the backup must go to another file",
+                         "{path} ist die Datenbank selbst: die Sicherung muss in eine andere Datei"),
+    "backup_not_ludothek": ("{path} is not a Ludothek database: it has no {tables} tables",
+                            "{path} ist keine Ludothek-Datenbank: ihr fehlen die Tabellen {tables}"),
+    "backup_unreadable": ("{path} is not a Ludothek backup: {reason}", "{path} ist keine Ludothek-Sicherung: {reason}"),
+    "backup_reason_kind": ("it is neither a SQLite database nor a pg_dump archive (--format=custom)",
+                           "sie ist weder eine SQLite-Datenbank noch ein pg_dump-Archiv (--format=custom)"),
+    "backup_reason_damaged": ("the SQLite file is damaged ({detail})", "die SQLite-Datei ist beschädigt ({detail})"),
+    "backup_reason_tables": ("it has no {tables} tables", "ihr fehlen die Tabellen {tables}"),
+    "backup_reason_revision": ("it records no schema revision (no alembic_version row)",
+                               "sie nennt keine Schemaversion (keine Zeile in alembic_version)"),
+    "restore_mismatch": ("{path} is a {kind} backup: restore it into a {kind} database, not {url}",
+                         "{path} ist eine {kind}-Sicherung: stelle sie in einer {kind}-Datenbank wieder her, nicht "
+                         "in {url}"),
+    "restore_not_empty": ("{url} is not empty (rows {rows}): restore into a fresh database, or give --force to replace "
+                          "what it holds",
+                          "{url} ist nicht leer (Zeilen {rows}): stelle in einer neuen Datenbank wieder her oder gib "
+                          "--force an, um ihren Inhalt zu ersetzen"),
+    "rows_in": ("{table}: {count}", "{table}: {count}"),
     # ------------------------------------------------------------------ board adapters (for plugin authors)
     "pieces_not_dict": ("{adapter}.pieces must return a dict of cell -> list of pieces, not {type}",
                         "{adapter}.pieces muss ein dict Feld -> Liste von Steinen liefern, nicht {type}"),

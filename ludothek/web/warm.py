@@ -4,12 +4,18 @@ server answers them at once."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import random
+import threading
+import time
 from functools import lru_cache
+from typing import Any
 
 import orjson
 
 from ..core.errors import LudothekError
+from ..core.jit_cache import compile_once
 from ..core.registry import game_class, games
 from .boards import adapter, legal_move_infos
 from .service import client_options, game_catalog
@@ -17,37 +23,105 @@ from .service import client_options, game_catalog
 #: the options the home page (static/js/home.js) draws its pictures with, where a game has them
 HOME_PICTURE_OPTIONS = {"size": "7"}
 
+log = logging.getLogger("ludothek.web")
 
-def warm_up(plies: int = 40) -> list[str]:
+
+#: the requests that never run a game's rules, answered while the server warms up
+NO_GAME_CODE = ("/static/", "/api/me", "/api/signup", "/api/login", "/api/logout", "/api/catalog", "/api/i18n",
+                "/api/rules/", "/api/users/", "/api/leaderboard/")
+
+
+def warm_up(plies: int = 40, done: Any = None) -> list[str]:
     """Play a short random game of each registered game through the paths a request uses
     (legal moves, notation, position, the web board and its threats), then cache each game's
     picture for the home page (:func:`preview_json`) and read the catalogue the home page asks
-    for first. Returns the games warmed."""
-    rng = random.Random(0)
+    for first. ``done(game)`` is called as each game is warm. Returns the games warmed."""
     warmed = []
-    for name in games():
-        try:
-            cls = game_class(name)
-            ad = adapter(name)
-        except Exception:  # noqa: BLE001, S112 - a game being written may not import yet
-            continue
-        state = cls()
-        for _ in range(plies):
-            if state.is_over():
-                break
-            legal_move_infos(state, ad)
-            ad.threatened(state, ad.board(state))
-            if state.current_player() < 0:
-                actions, weights = zip(*state.chance_outcomes())
-                state.play(rng.choices(actions, weights)[0])
-            else:
-                state.play(rng.choice(state.legal_moves()))
-        state.position()
-        state.key()
-        warmed.append(name)
-        home_preview(name)
+
+    def warm(name: str) -> None:
+        if warm_game(name, plies):
+            warmed.append(name)
+            if done is not None:
+                done(name)
+
     game_catalog()
+    compile_once([f"web-{name}" for name in games()], lambda task: warm(task[len("web-"):]))
     return warmed
+
+
+def warm_game(name: str, plies: int = 40) -> bool:
+    rng = random.Random(0)
+    try:
+        cls = game_class(name)
+        ad = adapter(name)
+    except Exception:  # noqa: BLE001 - a game being written may not import yet
+        return False
+    state = cls()
+    for _ in range(plies):
+        if state.is_over():
+            break
+        legal_move_infos(state, ad)
+        ad.threatened(state, ad.board(state))
+        if state.current_player() < 0:
+            actions, weights = zip(*state.chance_outcomes())
+            state.play(rng.choices(actions, weights)[0])
+        else:
+            state.play(rng.choice(state.legal_moves()))
+    state.position()
+    state.key()
+    home_preview(name)
+    return True
+
+
+class Warming:
+    """The server's :func:`warm_up`, in a background thread so that the server answers at once.
+    Requests that run a game's rules wait for it (:class:`WarmGate`): a kernel compiled on the
+    event loop would stall every other request. ``say(line)`` reports each game made ready."""
+
+    def __init__(self, say: Any = None):
+        self.say = say
+        self._done = asyncio.Event()
+
+    @property
+    def done(self) -> bool:
+        return self._done.is_set()
+
+    def start(self, started: float) -> None:
+        loop = asyncio.get_running_loop()
+
+        def ready(name: str) -> None:
+            if self.say is not None:
+                self.say(f"warming up: {name} is ready to play ({time.perf_counter() - started:.1f} s)")
+
+        def run() -> None:
+            try:
+                warm_up(done=ready)
+            except Exception:  # noqa: BLE001 - requests then compile what they need
+                log.warning("the warm-up failed", exc_info=True)
+            finally:
+                loop.call_soon_threadsafe(self._done.set)
+
+        threading.Thread(target=run, name="ludothek-warm-up", daemon=True).start()
+
+    def skip(self) -> None:
+        self._done.set()
+
+    async def wait(self) -> None:
+        await self._done.wait()
+
+
+class WarmGate:
+    """ASGI middleware: during the warm-up, a request that runs a game's rules waits for it."""
+
+    def __init__(self, app: Any, warming: Warming):
+        self.app = app
+        self.warming = warming
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if (not self.warming.done and scope["type"] in ("http", "websocket")
+                and scope["path"].startswith(("/api/", "/ws/")) and not scope["path"].startswith(NO_GAME_CODE)):
+            await self.warming.wait()
+        await self.app(scope, receive, send)
 
 
 def home_preview(name: str) -> bytes | None:

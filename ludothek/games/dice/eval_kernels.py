@@ -81,7 +81,7 @@ def evaluate_white_counted(board, geo, jumps, white_moves, black_moves, w):
     return masked_evaluate_white(board, d, geo, jumps, white_moves, black_moves, w)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def masked_one_safety(board, d, geo, side, jump_lo, jump_hi, w):
     """:func:`one_safety` with the position's masks ``d`` (:mod:`.masks`) at hand (the
     threats asked of the masks, the jump fields' mask given)."""
@@ -114,7 +114,7 @@ def masked_one_safety(board, d, geo, side, jump_lo, jump_hi, w):
     return score
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def masked_evaluate_white(board, d, geo, jumps, white_moves, black_moves, w):
     """:func:`evaluate_white_counted` with the position's masks ``d`` at hand: material and
     the 2s' advance counted by face and row, the threats asked of the masks."""

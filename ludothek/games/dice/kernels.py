@@ -87,7 +87,7 @@ def _stands_on_jump(jumps, cell):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def piece_moves(board, geo, cell, jumps, promote, out, n):
     v = np.int64(board[cell])
     if v == 0:
@@ -197,7 +197,7 @@ def _count_free(low, high, own_low, own_high):
     return np.int64(_popcount(low & ~own_low) + _popcount(high & ~own_high))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _count_pawn(board, geo, cell, sgn, promote):
     """:func:`piece_moves` of a 2, counted."""
     side = 0 if sgn > 0 else 1
@@ -216,7 +216,7 @@ def _count_pawn(board, geo, cell, sgn, promote):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _count_slides(board, geo, cell, face, sgn):
     """:func:`piece_moves` of a 4, 5 or 6, counted."""
     n = 0

@@ -193,7 +193,7 @@ def dice_masks(board, d):
         d[8, w] = d[9, w] | d[10, w] | d[11, w] | d[12, w] | d[13, w] | d[14, w]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def attacked(d, target, by, occ_lo, occ_hi):
     """Could a die of ``by`` capture on ``target`` with one move by its face, the dice standing
     on ``occ_lo``/``occ_hi``?  The die on ``target`` itself never counts (as in ``is_attacked``)."""
@@ -227,7 +227,7 @@ def step_targets(cell, face, side, own_lo, own_hi, enemy_lo, enemy_hi):
             (PAWN_STEP[side, cell, 1] & ~(own_hi | enemy_hi)) | (PAWN_CAPTURES[side, cell, 1] & enemy_hi))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def die_moves(board, geo, cell, side, own_lo, own_hi, enemy_lo, enemy_hi):
     """How many moves the die of ``side`` on ``cell`` has by its face, on a board without jump
     fields and without promotion (Hexalit): what ``piece_moves`` would write, counted.
@@ -252,7 +252,7 @@ _SALTS.setflags(write=False)
 _FACE_ROWS = (1, 2, 3, 4, 5, 6, 9, 10, 11, 12, 13, 14, TEMP)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def fingerprint(d, side):
     """A 64-bit hash of the position the masks ``d`` describe, ``side`` to move: equal
     positions give equal values, different ones almost surely different.  It is not the
@@ -283,7 +283,7 @@ def jump_masks(jumps):
     return lo, hi
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def attacked_or_jumped(d, target, by, occ_lo, occ_hi, jump_lo, jump_hi):
     """:func:`attacked`, or ``target`` is a jump field and a die of ``by`` stands on another
     one (it may jump there): ``kernels.is_attacked`` on a board with jump fields."""
@@ -300,7 +300,7 @@ def attacked_or_jumped(d, target, by, occ_lo, occ_hi, jump_lo, jump_hi):
     return ((jump_lo & d[8 * by, 0]) | (jump_hi & d[8 * by, 1])) != 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def first_on_ray(cell, d, occ_lo, occ_hi):
     """The cell of the first die along the ray from ``cell`` in direction ``d`` (-1: none)."""
     lo = RAY_MASK[cell, d, 0] & occ_lo
@@ -329,7 +329,7 @@ def has(lo, hi, cell):
     return ((lo if cell < 64 else hi) & bit(cell)) != 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def count_slides(cell, face, occ_lo, occ_hi, own_lo, own_hi):
     """The moves of a 4, 5 or 6 on ``cell`` (no jump fields): along each of its rays the cells
     up to the first die, that one too if it is not its own side's (``own``)."""
@@ -346,7 +346,7 @@ def count_slides(cell, face, occ_lo, occ_hi, own_lo, own_hi):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def masked_count_moves(board, d, geo, side, jumps, jump_lo, jump_hi, promote, scratch):
     """``kernels.count_moves`` with the position's masks ``d`` at hand (jump fields and
     promotion as there): only the side's dice are visited, face by face (one branch on the

@@ -177,6 +177,7 @@ def analyse(agent, state, clock: Clock, root: Root, order) -> Analysis:
     line = [best]
     completed = 0
     slice_nodes = 2000
+    stopped: str | None = "max_depth"
     for depth in range(1, max_depth + 1):
         root_moves = np.array(actions, np.int32)
         root_scores = np.zeros(len(actions), np.float64)
@@ -212,18 +213,24 @@ def analyse(agent, state, clock: Clock, root: Root, order) -> Analysis:
                     best = top
                     scores.update(partial)
                     line = _line(tables, top)
+            stopped = None  # the budget ran out
             break
         scores = {a: float(root_scores[i]) for i, a in enumerate(actions)}
         completed = depth
         actions = sorted(actions, key=lambda a: -scores[a])
         best = actions[0]
         line = _line(tables, best)
-        if abs(scores[best]) > 0.95 or _next_depth_hopeless(agent, clock):
-            break  # decided (a forced win or loss), or no time for another depth
+        if abs(scores[best]) > 0.95:
+            stopped = "decided"  # a forced win or loss
+            break
+        if _next_depth_hopeless(agent, clock):
+            stopped = "next_depth"
+            break
         if not tables.reg[K.R_HORIZON]:
-            break  # the whole tree was searched
+            stopped = "exhausted"  # the whole tree was searched
+            break
     return Analysis(best=best, scores=scores, line=line, value=scores.get(best, 0.0), iterations=clock.count,
-                    seconds=clock.elapsed(), depth=completed)
+                    seconds=clock.elapsed(), depth=completed, stopped=stopped)
 
 
 def _table_bits(clock: Clock) -> int:

@@ -138,7 +138,7 @@ def _threatened_lone_one(d, side):
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _escapes(board, geo, d, one, side, out):
     """Write the moves of the threatened 1 on ``one`` to cells where it is not attacked, in the
     order :func:`piece_moves` lists them; return how many."""
@@ -175,7 +175,7 @@ def turn_actions_keep(board, geo, side, out):
     return masked_turn_actions(board, geo, _dice_masks_of(board), side, out)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def masked_turn_actions(board, geo, d, side, out):
     """:func:`turn_actions_keep` with the position's masks ``d`` at hand."""
     o = 8 * side
@@ -207,7 +207,7 @@ def count_turn_actions(board, geo, side, scratch):
     return masked_count_turn_actions(board, geo, _dice_masks_of(board), side, scratch)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _count_moves_by_die(board, geo, d, side):
     """The moves of ``side``'s dice, in all.  The dice go face by face (1s, 2s, 3s, then the
     sliders), so that the branch on the face in :func:`die_moves` is taken the same way many
@@ -257,7 +257,7 @@ def _slots_of(board, geo, cell, face, side, own_lo, own_hi, enemy_lo, enemy_hi):
     return SLIDE_SLOT_COUNT[face - 4, cell]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _slot_move(cell, face, side, i, own_lo, own_hi, enemy_lo, enemy_hi):
     """The move of draw ``i`` of the die on ``cell`` (see :func:`_slots_of`), or -1 where a
     slider's target is its own die's or something stands between."""
@@ -273,7 +273,7 @@ def _slot_move(cell, face, side, i, own_lo, own_hi, enemy_lo, enemy_hi):
     return cell * CELLS + t
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def masked_sample_turn_action(board, geo, d, side, random, scratch):
     """:func:`sample_turn_action` with the position's masks ``d`` at hand.
 
@@ -360,7 +360,7 @@ def _make_permanent_if_lone(temp, d, row):
         temp[lowest(lo, hi)] = False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def masked_end_turn(board, temp, d, side, keep, fresh):
     """:func:`end_turn` on the board, its temporary flags and its masks ``d`` together."""
     _make_permanent_if_lone(temp, d, 1)
@@ -408,7 +408,7 @@ def _set(d, row, cell):
     d[row, cell >> 6] |= bit(cell)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def masked_play_move(board, temp, d, side, move, keep):
     """:func:`play_move`, keeping the masks ``d`` with the board."""
     frm = move // CELLS

@@ -85,7 +85,7 @@ def _threatened_one(d, side, jump_lo, jump_hi):
     return king, attacked_or_jumped(d, king, 1 - side, d[0, 0] | d[8, 0], d[0, 1] | d[8, 1], jump_lo, jump_hi)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _masked_escapes(board, d, geo, king, side, jumps, jump_lo, jump_hi, out):
     """``king_escapes`` with the masks: the 1's moves after which it is not attacked (the 1
     gone from its cell; a captured die cannot attack from the cell the 1 takes)."""
@@ -216,7 +216,7 @@ def free_captures(board, d, geo, side, jumps, jump_lo, jump_hi, out):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def masked_apply_move(board, d, move):
     """:func:`apply_move` on the board and its masks ``d`` together."""
     m = move % PROMO

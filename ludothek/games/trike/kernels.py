@@ -183,7 +183,7 @@ def line_tables(neighbours):
     return cell_lines, cell_at, empty_lines
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _runs(occupied, cell_lines, pawn):
     """The empty cells from ``pawn`` in the six directions, ordered by axis as
     (towards the start, towards the end)."""
@@ -205,7 +205,7 @@ def _runs(occupied, cell_lines, pawn):
     return back0, ahead0, back1, ahead1, back2, ahead2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _kth_target(cell_lines, cell_at, pawn, k, runs):
     """The ``k``-th cell the pawn can reach, counting the ``runs`` in order. Branch-free:
     which run a random ``k`` falls in is unpredictable."""

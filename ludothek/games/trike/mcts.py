@@ -77,7 +77,8 @@ def _report(state, tree: Tree, colour: int, clock) -> Analysis:
         line.append(int(tree.ints[node, ACTION]))
         turn = -turn
     return Analysis(best=best, scores=scores, line=line, value=scores[best], iterations=clock.count,
-                    seconds=clock.elapsed(), depth=len(line), visits=visits)
+                    seconds=clock.elapsed(), depth=len(line), visits=visits,
+                    stopped="proven" if int(tree.proven[0]) else None)
 
 
 __all__ = ["applicable", "search", "np"]

@@ -177,6 +177,7 @@ def _with_swap(state, analysis: Analysis) -> Analysis:
     if scores[swap] > analysis.value:
         return Analysis(best=swap, scores=scores, line=[swap] + analysis.line, value=scores[swap],
                         iterations=analysis.iterations, seconds=analysis.seconds, depth=analysis.depth + 1,
-                        visits=visits)
+                        visits=visits, stopped=analysis.stopped)
     return Analysis(best=analysis.best, scores=scores, line=analysis.line, value=analysis.value,
-                    iterations=analysis.iterations, seconds=analysis.seconds, depth=analysis.depth, visits=visits)
+                    iterations=analysis.iterations, seconds=analysis.seconds, depth=analysis.depth, visits=visits,
+                    stopped=analysis.stopped)
