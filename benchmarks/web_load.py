@@ -7,6 +7,7 @@ and ``--max-moves``. Players think ``--think`` seconds on average (exponentially
 
     taskset -c 1 python benchmarks/web_load.py --games 200 --seconds 20 --server-cpu 0
     taskset -c 1 python benchmarks/web_load.py --games 1000 --think 1 --seconds 30 --server-cpu 0
+    python benchmarks/web_load.py --db postgresql://… --workers 2 --metrics   # several server processes
 
 The client speaks HTTP/1.1 over one keep-alive connection per player with asyncio streams
 (a full HTTP client costs more CPU than the server it measures). A dropped connection or a
@@ -58,30 +59,68 @@ def loopback_only(url: str) -> None:
 
 
 def cpu_seconds(pid: int) -> float | None:
-    """User + system CPU time of a process so far (Linux), to report CPU per move: on a
-    shared, noisy machine it varies far less than moves per second."""
+    """User + system CPU time so far of a process and its descendants (Linux: the workers of
+    ``--workers N``), to report CPU per move: on a shared, noisy machine it varies far less
+    than moves per second."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        total = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
         return None
+    for child in children(pid):
+        total += cpu_seconds(child) or 0.0
+    return total
 
 
-def start_server(db: str, sync: str, cpu: str | None) -> tuple[subprocess.Popen, str]:
+def children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found += [int(c) for c in (task / "children").read_text().split()]
+        except (OSError, ValueError):
+            pass
+    return found
+
+
+def start_server(db: str, sync: str, cpu: str | None, workers: int | None = None) -> tuple[subprocess.Popen, str]:
     port = free_port()
     command = [sys.executable, "-m", "ludothek.cli", "serve", "--port", str(port), "--db", db,
                "--sqlite-sync", sync, "--rate-limits", "off", "--max-websockets", "0"]  # one address, many watchers
+    if workers is not None:
+        command += ["--workers", str(workers)]
+    # several workers: ready when the supervisor says all are
+    ready = "Ludothek is ready" if (workers or 1) == 1 else "workers are ready"
     if cpu is not None:
         command = ["taskset", "-c", cpu, *command]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
     deadline = time.time() + 120
     for line in process.stdout:
-        if "ready" in line or time.time() > deadline:
+        if ready in line or time.time() > deadline:
             break
     else:
         raise SystemExit("the server did not start")
     return process, url
+
+
+MOVE_OK = ("/api/games/{id}/move", "POST", "200")
+CREATED = ("/api/games", "POST", "201")
+
+
+def scrape(url: str) -> dict[tuple[str, str, str], float]:
+    """The server's request counts by (route, method, status), from its /metrics."""
+    from urllib.request import urlopen
+
+    from prometheus_client.parser import text_string_to_metric_families
+
+    with urlopen(url + "/metrics", timeout=30) as answer:
+        text = answer.read().decode()
+    counts = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == "ludothek_http_requests_total":
+                counts[sample.labels["route"], sample.labels["method"], sample.labels["status"]] = sample.value
+    return counts
 
 
 class Connection:
@@ -266,6 +305,10 @@ def main() -> None:
                         help="the started server's SQLite sync mode (default full)")
     parser.add_argument("--db", help="database for the server this script starts (default: a temporary SQLite file)")
     parser.add_argument("--server-cpu", help="pin the started server to these CPUs (taskset -c), e.g. 0")
+    parser.add_argument("--workers", type=int, help="the started server's --workers (PostgreSQL for more than 1)")
+    parser.add_argument("--metrics", action="store_true",
+                        help="scrape the server's /metrics before and after and print what it counted: "
+                             "metrics_moves (moves answered 200) and metrics_games (games created)")
     args = parser.parse_args()
     args.games = max(1, min(args.games, 2000))
     args.seconds = max(1.0, min(args.seconds, 300.0))
@@ -276,10 +319,16 @@ def main() -> None:
             loopback_only(args.url)
             url = args.url.rstrip("/")
         else:
-            process, url = start_server(args.db or str(Path(tmp) / "load.sqlite3"), args.sqlite_sync, args.server_cpu)
+            process, url = start_server(args.db or str(Path(tmp) / "load.sqlite3"), args.sqlite_sync, args.server_cpu,
+                                        args.workers)
         try:
             before = cpu_seconds(process.pid) if process is not None else None
+            scraped = scrape(url) if args.metrics else None
             result = asyncio.run(run(args, url))
+            if scraped is not None:
+                now = scrape(url)
+                for name, key in (("metrics_moves", MOVE_OK), ("metrics_games", CREATED)):
+                    result[name] = round(now.get(key, 0) - scraped.get(key, 0))
             after = cpu_seconds(process.pid) if process is not None else None
             if before is not None and after is not None and result["moves"]:
                 result["server_cpu_us_per_move"] = round((after - before) / result["moves"] * 1e6)

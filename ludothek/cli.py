@@ -654,6 +654,18 @@ def _finite(value: float) -> float | None:
               help='Failed logins per address, per account and per account and address, new accounts per '
                    'address, e.g. "login=20/minute;account=5/minute,20/hour;pair=5/minute;signup=20/hour"; '
                    '"off" lifts them.')
+@click.option("--workers", type=click.IntRange(1, 256), default=None, metavar="N",
+              help="Server processes behind the one port (default: one per core on PostgreSQL; SQLite: 1, "
+                   "the only number it allows). A worker that dies is restarted.")
+@click.option("--log-format", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="json: one JSON object a line on stderr (time, level, logger, message, request_id; "
+                   "access lines with method, route, status, duration_ms).")
+@click.option("--shutdown-timeout", type=Finite(0.1, 3600), default=10.0, show_default=True, metavar="SECONDS",
+              help="On SIGTERM or Ctrl-C: let requests in flight finish and bots drain for at most this long, "
+                   "then exit.")
+@click.option("--metrics-from", default=None, metavar="ADDRESSES",
+              help='Who may read /metrics: comma-separated addresses or networks, or "any" '
+                   "(default: 127.0.0.0/8,::1, this machine).")
 @click.option("--header-timeout", type=Finite(0.001, 3600), default=10.0, show_default=True, metavar="SECONDS",
               help="Close a connection whose request headers are not complete this long after it began (408).")
 @click.option("--body-timeout", type=Finite(0.001, 3600), default=30.0, show_default=True, metavar="SECONDS",
@@ -669,38 +681,53 @@ def _finite(value: float) -> float | None:
                    'for another Host gets 400.')
 def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rate_limits: str | None,
           claim_after: float, max_bot_games: int, trusted_proxy: str | None, login_limits: str | None,
+          workers: int | None, log_format: str, shutdown_timeout: float, metrics_from: str | None,
           header_timeout: float, body_timeout: float, max_connections: int | None, max_websockets: int,
           allowed_hosts: str) -> None:
     """Run the web app: play in the browser (hot-seat, against bots, online)."""
     import socket
 
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401
 
         from .web import create_app
         from .web.admission import AllowedHosts, HostListError
+        from .web.botpool import cores
         from .web.guard import LoginLimits, RateLimits
-        from .web.store import database_url
+        from .web.metrics import parse_addresses
+        from .web.serving import Serving, Supervisor, serve_one
+        from .web.store import Store, database_url, is_postgres
         from .web.timeouts import uvicorn_options
     except ImportError as exc:
         raise Failure(TEXTS("cli_web_needs", module=exc.name)) from None
     url = database_url(db)
-    try:
-        RateLimits(rate_limits)
-    except ValueError as exc:
-        raise Failure(exc, where="--rate-limits") from None
-    try:
-        LoginLimits(login_limits)
-    except ValueError as exc:
-        raise Failure(exc, where="--login-limits") from None
+    for where, check, given in (("--rate-limits", RateLimits, rate_limits), ("--login-limits", LoginLimits, login_limits),
+                                ("--metrics-from", parse_addresses, metrics_from)):
+        try:
+            check(given)
+        except ValueError as exc:
+            raise Failure(exc.args[0] if exc.args else exc, where=where) from None
+    if workers is None:
+        workers = cores() if is_postgres(url) else 1
+    elif workers > 1 and not is_postgres(url):
+        raise Failure(TEXTS("cli_workers_sqlite", workers=workers), where="--workers")
+    # the processes share the machine's cores: each worker's bots get their share
+    bot_workers = None if workers == 1 else max(1, (cores() - 1) // workers)
+    options = {"db": url, "bot_executor": bots, "sqlite_sync": sqlite_sync, "rate_limits": rate_limits,
+               "claim_after": claim_after * 3600, "bot_cap": max_bot_games, "login_limits": login_limits,
+               "max_websockets": max_websockets, "allowed_hosts": allowed_hosts,
+               "bot_workers": bot_workers, "metrics_from": metrics_from}
+    serving = Serving(options, log_format=log_format, shutdown_timeout=shutdown_timeout, trusted_proxy=trusted_proxy,
+                      uvicorn_extra=uvicorn_options(header_timeout, body_timeout, max_connections))
     try:
         AllowedHosts(allowed_hosts)
     except HostListError as exc:
         raise Failure(exc, where="--allowed-hosts") from None
     try:
-        app = create_app(url, bot_executor=bots, sqlite_sync=sqlite_sync, rate_limits=rate_limits,
-                         claim_after=claim_after * 3600, bot_cap=max_bot_games, login_limits=login_limits,
-                         max_websockets=max_websockets, allowed_hosts=allowed_hosts)
+        if workers == 1:
+            app = create_app(**options)
+        else:  # opened (and migrated) once here, before the workers open it at the same time
+            Store(url, sqlite_sync=sqlite_sync).close()
     except ModuleNotFoundError as exc:
         raise Failure(_missing_driver(url, exc, "open")) from None
     except LudothekError as exc:  # a schema newer than this Ludothek
@@ -713,27 +740,28 @@ def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rat
         listener.bind((host, port))
     except OSError as exc:
         raise Failure(TEXTS("cli_listen", host=host, port=port, reason=os_reason(exc))) from None
+    # listening from here on: a connection made before the app is ready waits in the backlog
+    # rather than being refused
+    listener.listen(4096)
     bound = listener.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
-    config = uvicorn.Config(
-        app, log_level="warning", access_log=False, ws_max_size=64 * 1024, lifespan="on", backlog=4096,
-        proxy_headers=trusted_proxy is not None, forwarded_allow_ips=trusted_proxy,
-        **uvicorn_options(header_timeout, body_timeout, max_connections),
-    )
+    many = "" if workers == 1 else f", {workers} workers"
+    address = f"Ludothek is serving on http://{shown}:{bound}/  (database {url}{many}; Ctrl-C stops)"
+    if workers == 1:
+        from .web import logs
 
-    class AnnouncedServer(uvicorn.Server):
-        async def startup(self, sockets: Any = None) -> None:
-            await super().startup(sockets=sockets)
-            if self.started:  # the address is shown once it answers
-                click.echo(f"Ludothek is serving on http://{shown}:{bound}/  (database {url}; Ctrl-C stops)")
-                sys.stdout.flush()
-                app.state.listening.set()
+        def started() -> None:  # the address is shown once it answers
+            click.echo(address)
+            sys.stdout.flush()
+            app.state.listening.set()
 
-    try:
-        AnnouncedServer(config).run(sockets=[listener])
-    except KeyboardInterrupt:  # uvicorn has stopped the server and passes Ctrl-C on
-        sys.exit(130)
-
+        logs.setup(log_format)
+        try:
+            serve_one(app, listener, serving, started)
+        except KeyboardInterrupt:  # uvicorn has stopped the server and passes Ctrl-C on
+            sys.exit(130)
+    else:
+        sys.exit(Supervisor(serving, listener, workers, address=address).run())
 
 
 @main.command(context_settings=CONTEXT)

@@ -37,7 +37,9 @@ def wait_for_port(port: int, process: subprocess.Popen, what: str, bound: float 
 
 
 class Server:
-    def __init__(self, db: str, *args: str, port: int | None = None):
+    def __init__(self, db: str, *args: str, port: int | None = None, ready: str = "Ludothek is ready"):
+        """``ready``: the start of the line that says the server answers (with ``--workers N``:
+        ``"Ludothek's N workers are ready"``)."""
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.process = subprocess.Popen(
@@ -45,7 +47,8 @@ class Server:
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )
         self.output: list[str] = []
-        lines: queue.Queue[str | None] = queue.Queue()
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        lines = self.lines
         threading.Thread(target=self._drain, args=(lines,), daemon=True).start()
         while True:
             try:
@@ -55,7 +58,7 @@ class Server:
                 raise AssertionError(f"ludothek serve was not ready after {READY_TIMEOUT:.0f} s") from None
             if line is None:
                 raise AssertionError("ludothek serve ended before it was ready:\n" + "".join(self.output))
-            if line.startswith("Ludothek is ready"):
+            if line.startswith(ready):
                 break
 
     def _drain(self, lines: queue.Queue) -> None:

@@ -245,6 +245,12 @@ TEXTS = Catalog("core", {
     "cli_db_driver": ("cannot {verb} the database {url}: its driver is not installed ({error})",
                       "die Datenbank {url} lässt sich nicht {verb}: ihr Treiber ist nicht installiert ({error})"),
     "cli_listen": ("cannot listen on {host}:{port}: {reason}", "Lauschen auf {host}:{port} nicht möglich: {reason}"),
+    "cli_workers_sqlite": ("--workers {workers} needs PostgreSQL (--db postgresql://…): SQLite lets one process "
+                           "write at a time and tells other processes of a move only when they poll; with SQLite "
+                           "use --workers 1",
+                           "--workers {workers} braucht PostgreSQL (--db postgresql://…): SQLite lässt nur einen "
+                           "Prozess auf einmal schreiben und meldet anderen Prozessen einen Zug erst, wenn sie "
+                           "nachsehen; mit SQLite --workers 1 verwenden"),
     "cli_solve": ("cannot solve {game}: only {solvable} can be solved outright",
                   "{game} lässt sich nicht lösen: vollständig lösbar ist nur {solvable}"),
     "cli_no_solvable": ("no installed game", "kein installiertes Spiel"),

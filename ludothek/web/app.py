@@ -31,7 +31,7 @@ from .. import i18n
 from ..core.errors import LudothekError, UnknownGame
 from ..core.messages import Message, language_of
 from ..core.registry import game_class, game_spec
-from . import players
+from . import metrics, players
 from .accounts import SESSION_SECONDS, Accounts
 from .admission import DEFAULT_MAX_WEBSOCKETS, AllowedHosts, HostCheck, WebSocketCap
 from .analysis import analysis_routes
@@ -42,7 +42,6 @@ from .errors import RetryLater
 from .guard import (
     SESSION_COOKIE,
     CsrfGuard,
-    HardenedStarlette,
     LoginLimits,
     RateLimitMiddleware,
     RateLimits,
@@ -53,9 +52,11 @@ from .guard import (
     server_fields_only,
     session_secret,
 )
+from .health import health_routes
 from .hub import Hub, state_message
 from .lobby import Lobby
 from .notify import PgListener
+from .observe import ObservedStarlette
 from .runner import Runner
 from .service import GameService, WebError, bot_levels, client_options, game_catalog
 from .store import Account, Store
@@ -186,7 +187,8 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
                rate_limits: str | None = None, claim_after: float = 72 * 3600, bot_cap: int = 8,
                warm: bool = True, login_limits: str | None = None, password_hasher: Any = None,
                clock: Any = time.time, sweep: float = 30.0, lobby_interval: float = 1.5,
-               max_websockets: int = DEFAULT_MAX_WEBSOCKETS, allowed_hosts: str | None = None) -> Starlette:
+               max_websockets: int = DEFAULT_MAX_WEBSOCKETS, allowed_hosts: str | None = None,
+               bot_workers: int | None = None, metrics_from: str | None = None) -> Starlette:
     """``rate_limits``: see :class:`~.guard.RateLimits` (``"off"`` lifts them);
     ``claim_after``: seconds before an absent player's game can be claimed; ``bot_cap``: live
     games against bots per client address (0: no cap); ``login_limits``: see
@@ -195,14 +197,16 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     (tests inject one); ``sweep``: seconds between looks for games out of time;
     ``lobby_interval``: seconds between looks at the lobby for changes made elsewhere;
     ``max_websockets``: open websockets per client address (0: no cap); ``allowed_hosts``: the
-    host names to answer to (see :class:`~.admission.AllowedHosts`; None: any)."""
+    host names to answer to (see :class:`~.admission.AllowedHosts`; None: any);
+    ``bot_workers``: slow-lane bot worker processes (default: one per core but one);
+    ``metrics_from``: who may read ``/metrics`` (see :func:`.metrics.parse_addresses`)."""
     limits = RateLimits(rate_limits)
     hosts = AllowedHosts(allowed_hosts)
     store = Store(db, sqlite_sync=sqlite_sync)
     service = GameService(store, claim_after=claim_after, bot_cap=bot_cap, clock=clock)
     accounts = Accounts(store, LoginLimits(login_limits), password_hasher)
     hub = Hub()
-    runner = Runner(service, hub, bot_executor)
+    runner = Runner(service, hub, bot_executor, bot_workers)
     lobby = Lobby(store, service, clock)
     warming = Warming(say)
     listening = asyncio.Event()  # set by whoever serves the app once it answers (ludothek serve)
@@ -378,6 +382,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
                   user: Account | None = None) -> tuple[dict[str, Any], list[int]]:
         """A player's move, undo, resignation, claim, offer, answer, withdrawal or abort (by his
         seat token or his account); the committed view and his seats."""
+        started = time.perf_counter()
         if kind == "move":
             live = await service.play(game_id, token, data.get("move"), data.get("seat"), user=user,
                                       ply=data.get("ply"))
@@ -399,6 +404,8 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         view = service.view(live)
         seats = live.row.seats_of(token if isinstance(token, str) else None, user.id if user is not None else None)
         await runner.changed(game_id, view)
+        if kind == "move":
+            metrics.MOVE_SECONDS.observe(time.perf_counter() - started)
         return view, seats
 
     def action(kind: str) -> Any:
@@ -671,6 +678,8 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         Route("/api/games/{id}/join", join, methods=["POST"]),
         Route("/api/games/{id}/rematch", rematch, methods=["POST"]),
         *analysis_routes(service, runner.pool, _handler, limits, viewer),
+        *health_routes(store, runner.pool),
+        Route("/metrics", metrics.metrics_route(store, metrics_from), methods=["GET"]),
         WebSocketRoute("/ws/games/{id}", live),
         WebSocketRoute("/ws/lobby", lobby_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -678,7 +687,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     middleware = [Middleware(HostCheck, hosts=hosts), Middleware(WebSocketCap, cap=max_websockets),
                   Middleware(CsrfGuard), Middleware(RateLimitMiddleware, limits=limits),
                   Middleware(WarmGate, warming=warming)]
-    app = HardenedStarlette(routes=routes, lifespan=lifespan, middleware=middleware,
+    app = ObservedStarlette(routes=routes, lifespan=lifespan, middleware=middleware,
                             exception_handlers={Exception: _server_error})
     app.state.store = store
     app.state.service = service
@@ -686,4 +695,5 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     app.state.runner = runner
     app.state.lobby = lobby
     app.state.listening = listening
+    app.state.warming = warming
     return app

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.orphans import die_with_parent as _die_with_parent
+from . import metrics
 from .bots import compute_bot_action
 
 log = logging.getLogger("ludothek.web")
@@ -419,7 +420,17 @@ class BotPool:
             if game_id in self._games:
                 raise BotPoolError(f"game {game_id} already has a bot job in the pool")
             self._games.add(game_id)
-        job = _Job(args, str(client), lane, self.loop.create_future(), game_id, on_start)
+        queued, depth = time.monotonic(), metrics.BOT_QUEUE.labels(lane)
+
+        def started() -> None:
+            job.on_start = on_start  # once
+            depth.dec()
+            metrics.BOT_WAIT.labels(lane).observe(time.monotonic() - queued)
+            if on_start is not None:
+                on_start()
+
+        job = _Job(args, str(client), lane, self.loop.create_future(), game_id, started)
+        depth.inc()
         self._queues[lane].push(job)
         self._dispatch()
         try:
@@ -428,6 +439,8 @@ class BotPool:
             self._queues[lane].remove(job)  # if it has started, its answer is dropped
             raise
         finally:
+            if job.on_start is started:  # it never started: it leaves the queue here
+                depth.dec()
             self._games.discard(game_id)
 
     def stats(self) -> dict[str, Any]:

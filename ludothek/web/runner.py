@@ -15,10 +15,10 @@ log = logging.getLogger("ludothek.web")
 
 
 class Runner:
-    def __init__(self, service: GameService, hub: Hub, bot_executor: str = "process"):
+    def __init__(self, service: GameService, hub: Hub, bot_executor: str = "process", bot_workers: int | None = None):
         self.service = service
         self.hub = hub
-        self.pool = BotPool(kind=bot_executor)
+        self.pool = BotPool(kind=bot_executor, workers=bot_workers)
         self.busy: set[str] = set()
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.tasks: set[asyncio.Task] = set()

@@ -51,6 +51,7 @@ from sqlalchemy.pool import StaticPool
 
 from ..ratings import Rating, rate_game
 from . import migrations
+from .metrics import DB_COMMIT
 from .notify import CHANNEL, is_postgres, payload
 
 metadata = MetaData()
@@ -462,6 +463,17 @@ class Store:
         with self._taking_turns(), self.engine.connect() as conn:
             return [r[0] for r in conn.execute(query)]
 
+    def live_games(self) -> int:
+        """Games being played (the metrics' live games)."""
+        query = select(func.count()).where(games_table.c.status == "ongoing")
+        with self._taking_turns(), self.engine.connect() as conn:
+            return conn.execute(query).scalar() or 0
+
+    def ping(self) -> None:
+        """Raise unless the database answers (the readiness check)."""
+        with self._taking_turns(), self.engine.connect() as conn:
+            conn.execute(select(1)).scalar()
+
     def count_moves(self, game_id: str) -> int:
         with self._taking_turns(), self.engine.connect() as conn:
             return conn.execute(select(func.count()).where(moves_table.c.game_id == game_id)).scalar() or 0
@@ -500,8 +512,10 @@ class Store:
                 batch.append(item)
             if connection is None:
                 connection = self.engine.raw_connection()
+            started = time.perf_counter()
             try:
                 outcomes = self._commit_batch(connection, statements, [w for w, _ in batch])
+                DB_COMMIT.observe(time.perf_counter() - started)
             except Exception:  # noqa: BLE001 - the connection may be broken: start a new one
                 connection.invalidate()
                 connection = None

@@ -18,6 +18,10 @@ TEXTS = Catalog("web", {
                  "der Server konnte diese Anfrage nicht beantworten (sein Protokoll nennt den Grund); "
                  "bitte versuche es erneut"),
     "ws_message": ("the message", "die Nachricht"),
+    "metrics_refused": ("/metrics answers only the addresses that --metrics-from names",
+                        "/metrics antwortet nur den Adressen, die --metrics-from nennt"),
+    "metrics_from_bad": ("{value!r} is not an address or network (e.g. 127.0.0.1, 10.0.0.0/8) nor \"any\"",
+                         "{value!r} ist weder eine Adresse oder ein Netz (z. B. 127.0.0.1, 10.0.0.0/8) noch \"any\""),
     "not_utf8": ("{what} is not valid UTF-8", "{what} ist kein gültiges UTF-8"),
     "too_deep": ("{what} nests deeper than {limit} levels", "{what} ist tiefer als {limit} Ebenen verschachtelt"),
     "not_json": ("{what} is not valid JSON", "{what} ist kein gültiges JSON"),

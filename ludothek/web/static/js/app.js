@@ -129,6 +129,12 @@ const down = new Set();
 let probing = null;
 let routeFailed = false;
 
+// A server that stops gracefully (a restart, a worker replaced) closes its websockets with code
+// 1012, "service restart": another server or worker takes over at once, so a page reconnects
+// within half a second (spread, so that a thousand pages do not come back in the same instant)
+// instead of waiting out its backoff. For any other close: null (the caller's backoff).
+export function restartDelay(event) { return event && event.code === 1012 ? 100 + Math.random() * 400 : null; }
+
 export function offline(source, isDown) {
   const was = down.size > 0;
   if (isDown) down.add(source); else down.delete(source);

@@ -1,5 +1,5 @@
 // The game page: board, moves, clocks, offers, move list, replay. Live over a websocket.
-import { api, el, t, colourName, tokens, navigate, getLang, offline, focusKey, restoreFocus, currentUser } from "./app.js";
+import { api, el, t, colourName, tokens, navigate, getLang, offline, focusKey, restoreFocus, currentUser, restartDelay } from "./app.js";
 import { drawBoard, gridDie, dieFace, svg } from "./board.js";
 import { playSound, soundOn, setSoundOn, wantSound } from "./sound.js";
 import { analysisCard, exactOf, loadAnalysis, markOf, startAnalysis } from "./analysis.js";
@@ -151,12 +151,12 @@ function connect(page) {
       page.error = data.error; page.draw();
     }
   };
-  ws.onclose = () => {
+  ws.onclose = (event) => {
     page.connected = false;
     if (page.closed || page.ws !== ws) return;
     offline("ws", true);
     page.retry = Math.min(5000, (page.retry || 500) * 2);
-    setTimeout(() => connect(page), page.retry);
+    setTimeout(() => connect(page), restartDelay(event) ?? page.retry);
   };
 }
 

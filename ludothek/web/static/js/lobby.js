@@ -1,7 +1,7 @@
 // The lobby: offer a game to anyone (a seek), take someone's offer, watch the games being played.
 // Live over /ws/lobby while the page is open: the server drops an author's real-time seeks when
 // his socket closes, and tells the socket that owns a seek when someone accepts it.
-import { api, el, t, colourName, tokens, navigate, getLang, offline, focusKey, restoreFocus, gameCatalog, currentUser } from "./app.js";
+import { api, el, t, colourName, tokens, navigate, getLang, offline, focusKey, restoreFocus, gameCatalog, currentUser, restartDelay } from "./app.js";
 import { optionFields, clockFields, clockBody, clockText, optionsText, gameTitle, playerLink } from "./setup.js";
 import { pauseTurnsSocket, resumeTurnsSocket, onTurns, notifyButton } from "./turns.js";
 
@@ -79,12 +79,12 @@ function connect(page) {
       onTurns(data);
     }
   };
-  ws.onclose = () => {
+  ws.onclose = (event) => {
     page.connected = false;
     if (page.closed || page.ws !== ws) return;
     offline("lobby", true);
     page.retry = Math.min(5000, (page.retry || 500) * 2);
-    setTimeout(() => connect(page), page.retry);
+    setTimeout(() => connect(page), restartDelay(event) ?? page.retry);
   };
 }
 

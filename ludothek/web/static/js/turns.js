@@ -3,7 +3,7 @@
 // lobby page hands over its socket's "turns" messages instead and this one rests meanwhile). The
 // count shows as a badge on the header's "My games" link and as "(2) " before the tab's title;
 // on request, a browser notification tells a player in another tab or window that it is his turn.
-import { el, t, getLang, navigate } from "./app.js";
+import { el, t, getLang, navigate, restartDelay } from "./app.js";
 
 const NOTIFY = "ludothek.notify";
 let count = 0;
@@ -57,11 +57,11 @@ function connect() {
     const data = JSON.parse(event.data);
     if (data.type === "turns") onTurns(data);
   };
-  ws.onclose = () => {
+  ws.onclose = (event) => {
     if (socket !== ws) return;  // closed on purpose
     socket = null;
     retry = Math.min(30000, (retry || 1000) * 2);
-    retryTimer = setTimeout(() => { if (!socket && user && !paused) connect(); }, retry);
+    retryTimer = setTimeout(() => { if (!socket && user && !paused) connect(); }, restartDelay(event) ?? retry);
   };
 }
 
