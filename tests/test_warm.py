@@ -50,6 +50,23 @@ def test_a_task_another_process_holds_is_put_off_then_done(cache):
     assert sorted(p.name for p in cache.glob("warmed-*")) == ["warmed-a", "warmed-b", "warmed-c"]
 
 
+def test_jobs_answered_between_tasks_hold_no_lock(cache):
+    """A worker answers its jobs between the games it warms; a job may warm its own game (in
+    turn with the others), so no lock may be held then: it would wait for itself."""
+    held = []
+
+    def between():
+        for path in cache.glob("warming-*.lock"):
+            with open(path, "a") as lock:
+                try:
+                    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    held.append(path.name)
+
+    compile_once(["a", "b", "c"], lambda task: None, between=between)
+    assert held == []
+
+
 def test_without_compiling_only_the_tasks_done_elsewhere_are_loaded(cache):
     (cache / "warmed-b").touch()
     ran = []

@@ -100,17 +100,20 @@ def _compile_without_cache(folder: Path, problem: str) -> None:
         sys.stderr.flush()
 
 
-def compile_once(tasks: list[Any], run: Any, compile: bool = True) -> None:
+def compile_once(tasks: list[Any], run: Any, compile: bool = True, between: Any = None) -> None:
     """``run(task)`` for every task, in order, where several processes warm up at once (a
     server and its bot workers) and would otherwise each compile the same kernels: a lock file
     per task in the kernel cache lets one process compile it while the others go on to the
     next task, and come back to it (to load it from the cache) when they have done the rest.
     A task done is marked in the cache; with ``compile=False`` only the marked tasks are run
     (a process that must stay free for requests loads what is compiled and no more).
-    Without a cache folder every process runs everything itself."""
+    ``between()`` is called before each task, holding no lock (a worker answers its jobs
+    there). Without a cache folder every process runs everything itself."""
     folder = os.environ.get("NUMBA_CACHE_DIR")
     if not folder or os.environ.get(_WARNED):
         for task in tasks:
+            if between is not None:
+                between()
             run(task)
         return
     import fcntl
@@ -119,6 +122,8 @@ def compile_once(tasks: list[Any], run: Any, compile: bool = True) -> None:
     while pending:
         put_off = []
         for task in pending:
+            if between is not None:
+                between()
             done = Path(folder) / f"warmed-{task}"
             if not compile:
                 if done.exists():

@@ -105,13 +105,11 @@ def warm_up(done: Any = None, between: Any = None, compile: bool = True) -> None
     from ..core.registry import games
 
     def warm(name: str) -> None:
-        if between is not None:
-            between()
         warm_game(name)
         if done is not None and compile:
             done(name)
 
-    compile_once(games(), warm, compile)
+    compile_once(games(), warm, compile, between)
     if done is not None and not compile:
         for name in games():
             done(name)
