@@ -100,7 +100,10 @@ class Warming:
             except Exception:  # noqa: BLE001 - requests then compile what they need
                 log.warning("the warm-up failed", exc_info=True)
             finally:
-                loop.call_soon_threadsafe(self._done.set)
+                try:
+                    loop.call_soon_threadsafe(self._done.set)
+                except RuntimeError:  # the server stopped before its warm-up ended
+                    pass
 
         threading.Thread(target=run, name="ludothek-warm-up", daemon=True).start()
 
