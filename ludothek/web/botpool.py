@@ -505,8 +505,8 @@ class BotPool:
                 continue
             ready = None if None in self._announced else (lambda job: job.args.get("game") in self._announced)
             job = self._queues[worker.lane].pop(ready)
-            if job is None and worker.lane == SLOW:
-                job = self._queues[QUICK].pop(ready)
+            if job is None and worker.lane == SLOW and None in worker.warmed:  # one warming up answers
+                job = self._queues[QUICK].pop(ready)  # only between two games: the quick lane is sooner
             if job is None:
                 continue
             worker.job = job
