@@ -92,19 +92,21 @@ def is_quick(agent: str, game: str) -> bool:
     return budget.iterations <= (QUICK_NODES if algorithm == "alphabeta" else QUICK_ITERATIONS)
 
 
-def warm_up(done: Any = None, between: Any = None, compile: bool = True) -> None:
+def warm_up(done: Any = None, between: Any = None, compile: bool = True, starting: Any = None) -> None:
     """Load every game's kernels for every kind of agent (from numba's disk cache, or compile
     them), so that a worker's first move is as fast as the later ones. Without this the first
     ``bot:1`` move of a game compiles its random playout for 5-10 s. Workers warming at the
     same time share the compiling (:func:`~ludothek.core.jit_cache.compile_once`); without
     ``compile`` only what is compiled already is loaded (the quick workers: on a cold cache they
-    compile what their first jobs need, not everything). ``done(game)`` is called when a game is
-    as warm as it gets, ``between()`` before each game (a worker answers the jobs that have come
+    compile what their first jobs need, not everything). ``starting(game)`` is called as a game
+    starts to warm, ``done(game)`` when it is as warm as it gets, ``between()`` before each game (a worker answers the jobs that have come
     in meanwhile)."""
     from ..core.jit_cache import compile_once
     from ..core.registry import games
 
     def warm(name: str) -> None:
+        if starting is not None and compile:
+            starting(name)
         warm_game(name)
         if done is not None and compile:
             done(name)
@@ -175,7 +177,8 @@ def _worker_main(conn: Any, parent_pid: int, warm: bool, compile: bool) -> None:
                 sys.exit(0)
 
     if warm:
-        warm_up(done=lambda game: conn.send(("warmed", game)), between=answer_waiting_jobs, compile=compile)
+        warm_up(done=lambda game: conn.send(("warmed", game)), between=answer_waiting_jobs, compile=compile,
+                starting=lambda game: conn.send(("warming", game)))
     conn.send(("warmed", None))
     while _answer_one(conn, warm):
         pass
@@ -220,14 +223,14 @@ class _FairQueue:
     def push(self, job: _Job) -> None:
         self.jobs.setdefault(job.client, deque()).append(job)
 
-    def pop(self, ready: Any = None) -> _Job | None:
-        """The next job; within the client's, the first for which ``ready(job)`` holds, if any
-        (while the workers warm up: a job that would compile waits behind those that need not)."""
+    def pop(self, rank: Any = None) -> _Job | None:
+        """The next job; within the client's, the first of the lowest ``rank(job)`` (while the
+        workers warm up: a job that would wait for a compile goes after those that need not)."""
         if not self.jobs:
             return None
         client = min(self.jobs, key=lambda c: self.served.get(c, -1))  # ties: the first to queue
         jobs = self.jobs[client]
-        job = next((j for j in jobs if ready(j)), jobs[0]) if ready is not None else jobs[0]
+        job = min(jobs, key=rank) if rank is not None else jobs[0]
         jobs.remove(job)
         if not jobs:
             del self.jobs[client]
@@ -267,6 +270,7 @@ class _ProcessWorker:
         self.job: _Job | None = None
         self.ready = False  # takes jobs
         self.warmed: set[str | None] = set()  # the games warm in it (None: all)
+        self.warming: str | None = None  # the game it is compiling now
         context = multiprocessing.get_context("spawn")
         self.conn, child = context.Pipe()
         compiles = lane == SLOW  # the quick lane compiles only what its jobs need: a quick reply
@@ -317,6 +321,7 @@ class _ThreadWorker:
         self.job: _Job | None = None
         self.ready = False  # takes jobs
         self.warmed: set[str | None] = set()  # the games warm in it (None: all)
+        self.warming: str | None = None  # the game it is compiling now
         self.pid = None
         self.inbox: queue.SimpleQueue = queue.SimpleQueue()
         self.thread = threading.Thread(target=self._run, args=(pool.loop, pool._message, pool.warm),
@@ -503,10 +508,10 @@ class BotPool:
         for worker in list(self._workers):  # the quick workers come first
             if not worker.ready or worker.job is not None:
                 continue
-            ready = None if None in self._announced else (lambda job: job.args.get("game") in self._announced)
-            job = self._queues[worker.lane].pop(ready)
+            rank = None if None in self._announced else self._warmth
+            job = self._queues[worker.lane].pop(rank)
             if job is None and worker.lane == SLOW and None in worker.warmed:  # one warming up answers
-                job = self._queues[QUICK].pop(ready)  # only between two games: the quick lane is sooner
+                job = self._queues[QUICK].pop(rank)  # only between two games: the quick lane is sooner
             if job is None:
                 continue
             worker.job = job
@@ -528,9 +533,12 @@ class BotPool:
         kind = message[0]
         if kind == "ready":
             worker.ready = True
+        elif kind == "warming":
+            worker.warming = message[1]
         elif kind == "warmed":
             game = message[1]
             worker.warmed.add(game)
+            worker.warming = None
             if game not in self._announced and all(game in w.warmed for w in self._workers):
                 self._announced.add(game)  # once: a replaced worker warms up again
                 if self.on_warm is not None:
@@ -543,6 +551,14 @@ class BotPool:
                 else:
                     job.future.set_exception(BotFailed(message[1], message[2]))
         self._dispatch()
+
+    def _warmth(self, job: _Job) -> int:
+        """0: the job's game is warm; 1: nobody compiles it (the worker taking the job will, beside
+        the others); 2: a worker is compiling it (the job would wait for that)."""
+        game = job.args.get("game")
+        if game in self._announced:
+            return 0
+        return 2 if any(w.warming == game for w in self._workers) else 1
 
     def _take(self, worker: Any) -> _Job | None:
         job, worker.job = worker.job, None
