@@ -60,7 +60,6 @@ from .fuzz_strategies import (
     WebCase,
     agent_cases,
     call_cases,
-    cli_cases,
     gen_agent_case,
     gen_call_case,
     gen_cli_case,
@@ -802,12 +801,6 @@ def test_state_api(game: str, case: Any) -> None:
 @given(case=st.data())
 def test_agents(game: str, case: Any) -> None:
     check_agent(case.draw(agent_cases(game), label="case"))
-
-
-@fuzz(300)
-@given(case=cli_cases())
-def test_cli(case: CliCase) -> None:
-    check_cli(case)
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,21 @@
+"""The command line's fuzzing (``check_cli`` of tests/test_fuzz.py): a file of its own, so that
+pytest-xdist runs it beside the other categories rather than after them (it is the longest)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+
+from .fuzz_strategies import CliCase, cli_cases
+from .test_fuzz import check_cli, fuzz, warm_up
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _warm() -> None:
+    warm_up()
+
+
+@fuzz(300)
+@given(case=cli_cases())
+def test_cli(case: CliCase) -> None:
+    check_cli(case)
