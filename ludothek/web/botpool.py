@@ -99,8 +99,8 @@ def warm_up(done: Any = None, between: Any = None, compile: bool = True, startin
     same time share the compiling (:func:`~ludothek.core.jit_cache.compile_once`); without
     ``compile`` only what is compiled already is loaded (the quick workers: on a cold cache they
     compile what their first jobs need, not everything). ``starting(game)`` is called as a game
-    starts to warm, ``done(game)`` when it is as warm as it gets, ``between()`` before each game (a worker answers the jobs that have come
-    in meanwhile)."""
+    starts to warm, ``done(game)`` when it is as warm as it gets, ``between()`` before each game
+    (a worker answers the jobs that have come in meanwhile)."""
     from ..core.jit_cache import compile_once
     from ..core.registry import games
 
@@ -117,12 +117,16 @@ def warm_up(done: Any = None, between: Any = None, compile: bool = True, startin
             done(name)
 
 
+#: the games warm in this process (a worker's)
+_WARM_HERE: set[str] = set()
+
+
 def warm_game(name: str) -> None:
-    _WARM_HERE.add(name)
     from ..ai.base import make_agent
     from ..core.errors import LudothekError
     from ..core.registry import game_class
 
+    _WARM_HERE.add(name)  # even if it fails below: a job then compiles what it needs itself
     try:
         state = game_class(name)()
         while state.current_player() < 0 and not state.is_over():
@@ -138,10 +142,6 @@ def warm_game(name: str) -> None:
             agent.choose(state)
         except Exception:
             log.warning("warming %s for %s failed", spec, name, exc_info=True)
-
-
-#: the games warm in this process (a worker's)
-_WARM_HERE: set[str] = set()
 
 
 def _answer(args: dict[str, Any], warm: bool = False) -> tuple:
