@@ -100,7 +100,7 @@ def _compile_without_cache(folder: Path, problem: str) -> None:
         sys.stderr.flush()
 
 
-def compile_once(tasks: list[Any], run: Any, compile: bool = True, between: Any = None) -> None:
+def compile_once(tasks: list[Any], run: Any, compile: bool = True, between: Any = None, kind: str = "") -> None:
     """``run(task)`` for every task, in order, where several processes warm up at once (a
     server and its bot workers) and would otherwise each compile the same kernels: a lock file
     per task in the kernel cache lets one process compile it while the others go on to the
@@ -108,7 +108,8 @@ def compile_once(tasks: list[Any], run: Any, compile: bool = True, between: Any 
     A task done is marked in the cache; with ``compile=False`` only the marked tasks are run
     (a process that must stay free for requests loads what is compiled and no more).
     ``between()`` is called before each task, holding no lock (a worker answers its jobs
-    there). Without a cache folder every process runs everything itself."""
+    there). ``kind`` names the tasks' files apart from other kinds of the same names. Without a
+    cache folder every process runs everything itself."""
     folder = os.environ.get("NUMBA_CACHE_DIR")
     if not folder or os.environ.get(_WARNED):
         for task in tasks:
@@ -124,12 +125,13 @@ def compile_once(tasks: list[Any], run: Any, compile: bool = True, between: Any 
         for task in pending:
             if between is not None:
                 between()
-            done = Path(folder) / f"warmed-{task}"
+            name = f"{kind}-{task}" if kind else str(task)
+            done = Path(folder) / f"warmed-{name}"
             if not compile:
                 if done.exists():
                     run(task)
                 continue
-            with open(Path(folder) / f"warming-{task}.lock", "a") as lock:
+            with open(Path(folder) / f"warming-{name}.lock", "a") as lock:
                 try:
                     fcntl.flock(lock, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
                 except BlockingIOError:

@@ -590,13 +590,13 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     @asynccontextmanager
     async def lifespan(app: Starlette):
         started = time.perf_counter()
-        if warm:  # in the background: the server answers at once, games as soon as they are warm
+        if warm:
             runner.pool.on_warm = lambda game: game and say(
                 f"warming up: {game}'s bots are ready ({time.perf_counter() - started:.1f} s)")
-            runner.pool.start()
+        runner.pool.start()
+        if warm:  # in the background: the server answers at once, games as soon as they are warm
             warming.start(started)
         else:
-            runner.pool.start()
             warming.skip()
         filled = await service.backfill()
         if filled:

@@ -424,11 +424,14 @@ class BotPool:
                 raise BotPoolError(f"game {game_id} already has a bot job in the pool")
             self._games.add(game_id)
         queued, depth = time.monotonic(), metrics.BOT_QUEUE.labels(lane)
+        taken = False
 
         def started() -> None:
-            job.on_start = on_start  # once
-            depth.dec()
-            metrics.BOT_WAIT.labels(lane).observe(time.monotonic() - queued)
+            nonlocal taken
+            if not taken:
+                taken = True
+                depth.dec()
+                metrics.BOT_WAIT.labels(lane).observe(time.monotonic() - queued)
             if on_start is not None:
                 on_start()
 
@@ -442,7 +445,7 @@ class BotPool:
             self._queues[lane].remove(job)  # if it has started, its answer is dropped
             raise
         finally:
-            if job.on_start is started:  # it never started: it leaves the queue here
+            if not taken:  # it never started: it leaves the queue here
                 depth.dec()
             self._games.discard(game_id)
 

@@ -46,7 +46,7 @@ def warm_up(plies: int = 40, done: Any = None) -> list[str]:
                 done(name)
 
     game_catalog()
-    compile_once([f"web-{name}" for name in games()], lambda task: warm(task[len("web-"):]))
+    compile_once(games(), warm, kind="web")
     return warmed
 
 
