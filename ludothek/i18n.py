@@ -501,6 +501,39 @@ WEB: dict[str, dict[str, str]] = {
     "rating": {"en": "Rating", "de": "Wertungszahl"},
     "deviation": {"en": "Deviation", "de": "Abweichung"},
     "games_played": {"en": "Games", "de": "Partien"},
+    # puzzles (web/puzzles.py, static/js/puzzles.js)
+    "nav_puzzles": {"en": "Puzzles", "de": "Aufgaben"},
+    "puzzle_title": {"en": "Puzzles", "de": "Aufgaben"},
+    "puzzle_intro": {"en": "Positions from games between strong bots where exactly one move wins or saves the game. "
+                           "Find it: the server checks your move. Logged in, each puzzle's first try counts for your "
+                           "puzzle rating.",
+                     "de": "Stellungen aus Partien starker Bots, in denen genau ein Zug gewinnt oder die Partie rettet. "
+                           "Finde ihn: Der Server prüft deinen Zug. Angemeldet zählt dein erster Versuch an jeder "
+                           "Aufgabe für deine Aufgabenwertung."},
+    "puzzle_games": {"en": "Choose a game", "de": "Wähle ein Spiel"},
+    "puzzle_count": {"en": "{n} puzzles", "de": "{n} Aufgaben"},
+    "puzzle_daily": {"en": "Puzzle of the day", "de": "Aufgabe des Tages"},
+    "puzzle_task_win1": {"en": "{colour} to move: find the one move that wins at once.",
+                         "de": "{colour} am Zug: Finde den einzigen Zug, der sofort gewinnt."},
+    "puzzle_task_win": {"en": "{colour} to move: find the one move that wins by force.",
+                        "de": "{colour} am Zug: Finde den einzigen Zug, der erzwungen gewinnt."},
+    "puzzle_task_save": {"en": "{colour} to move: every move but one loses at once. Find the one that saves the game.",
+                         "de": "{colour} am Zug: Jeder Zug bis auf einen verliert sofort. Finde den, der die Partie rettet."},
+    "puzzle_task_draw": {"en": "{colour} to move: every move but one loses. Find the one that keeps the draw.",
+                         "de": "{colour} am Zug: Jeder Zug bis auf einen verliert. Finde den, der das Remis hält."},
+    "puzzle_rating_of_puzzle": {"en": "Puzzle rating: {rating}", "de": "Wertung der Aufgabe: {rating}"},
+    "puzzle_your_rating": {"en": "Your puzzle rating:", "de": "Deine Aufgabenwertung:"},
+    "puzzle_guest": {"en": "As a guest you can solve every puzzle, but only an account gets a puzzle rating.",
+                     "de": "Als Gast kannst du jede Aufgabe lösen, eine Aufgabenwertung bekommt aber nur ein Konto."},
+    "puzzle_seen_before": {"en": "You answered this puzzle before: only the first try is rated.",
+                           "de": "Du hast diese Aufgabe schon beantwortet: Nur der erste Versuch wird gewertet."},
+    "puzzle_hint": {"en": "Make your move on the board.", "de": "Mach deinen Zug auf dem Brett."},
+    "puzzle_checking": {"en": "Checking your move …", "de": "Dein Zug wird geprüft …"},
+    "puzzle_right": {"en": "Right! That is the move.", "de": "Richtig! Das ist der Zug."},
+    "puzzle_wrong": {"en": "Not this time: {move} is not the move.", "de": "Diesmal nicht: {move} ist nicht der Zug."},
+    "puzzle_solution": {"en": "The solution:", "de": "Die Lösung:"},
+    "puzzle_next": {"en": "Next puzzle", "de": "Nächste Aufgabe"},
+    "puzzle_all": {"en": "All puzzles", "de": "Alle Aufgaben"},
 }
 
 

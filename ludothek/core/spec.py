@@ -35,6 +35,10 @@ Parts (all optional except ``state``):
 * ``draws`` — whether the game can end in a draw (players may then agree to one online).
 * ``opening_plies`` — random plies that open each pair of games in ``ludothek match``.
 * ``order`` — the game's place in lists shown to people (smaller first).
+* ``puzzles`` — the game's shipped puzzle set, a JSON file in its package (``"package:file"``),
+  mined by ``ludothek puzzles mine`` (see docs/PUZZLES.md).
+* ``puzzle_judge`` — a function ``state -> dict or None`` that decides whether a position is a
+  puzzle (its one solution), replacing the generic search (e.g. a solved game's table).
 """
 
 from __future__ import annotations
@@ -70,6 +74,8 @@ class GameSpec:
     draws: bool = True
     opening_plies: int = 2
     order: int = 100
+    puzzles: str | None = None
+    puzzle_judge: str | None = None
 
     def __post_init__(self) -> None:
         if not self.name or not self.name.isidentifier() or self.name != self.name.lower():
@@ -86,6 +92,13 @@ class GameSpec:
         if not target:
             raise LudothekError(TEXTS("no_part", game=repr(self.name), part=part))
         return load_target(target)
+
+    def puzzle_set(self) -> dict[str, Any] | None:
+        """The shipped puzzle set (``{"game": name, "puzzles": [...], "mined": {...}}``), if any."""
+        if not self.puzzles:
+            return None
+        package, _, name = self.puzzles.partition(":")
+        return json.loads(resources.files(package).joinpath(name).read_text("utf-8"))
 
     def rules_page(self) -> dict[str, Any] | None:
         """The rules page (``{"title": {lang: text}, "en": [...], "de": [...]}``), if any."""

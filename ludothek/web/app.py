@@ -57,6 +57,7 @@ from .hub import Hub, state_message
 from .lobby import Lobby
 from .notify import PgListener
 from .observe import ObservedStarlette
+from .puzzles import puzzle_routes
 from .runner import Runner
 from .service import GameService, WebError, bot_levels, client_options, game_catalog
 from .store import Account, Store
@@ -647,6 +648,9 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         Route("/players/{name}", page),
         Route("/leaderboard", page),
         Route("/leaderboard/{game}", page),
+        Route("/puzzles", page),
+        Route("/puzzles/{game}", page),
+        Route("/puzzles/{game}/{id}", page),
         Route("/api/me", me, methods=["GET"]),
         Route("/api/me/games", claim_seats, methods=["POST"]),
         Route("/api/signup", signup, methods=["POST"]),
@@ -678,6 +682,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         Route("/api/games/{id}/join", join, methods=["POST"]),
         Route("/api/games/{id}/rematch", rematch, methods=["POST"]),
         *analysis_routes(service, runner.pool, _handler, limits, viewer),
+        *puzzle_routes(store, _handler, viewer, _json, _body, clock),
         *health_routes(store, runner.pool),
         Route("/metrics", metrics.metrics_route(store, metrics_from), methods=["GET"]),
         WebSocketRoute("/ws/games/{id}", live),

@@ -190,6 +190,43 @@ analyses_table = Table(
     Column("created", Float, nullable=False),
 )
 
+#: each account's Glicko-2 puzzle rating per game (:mod:`.puzzles`)
+puzzle_ratings_table = Table(
+    "puzzle_ratings",
+    metadata,
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("game", String(32), primary_key=True),
+    Column("value", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+
+#: each puzzle's own Glicko-2 rating, once someone has answered it (before: the set's guess)
+puzzle_stats_table = Table(
+    "puzzle_stats",
+    metadata,
+    Column("game", String(32), primary_key=True),
+    Column("puzzle_id", String(32), primary_key=True),
+    Column("value", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("solved", Integer, nullable=False),
+)
+
+#: an account's first answer to each puzzle (only that one is rated)
+puzzle_attempts_table = Table(
+    "puzzle_attempts",
+    metadata,
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("game", String(32), primary_key=True),
+    Column("puzzle_id", String(32), primary_key=True),
+    Column("at", Float, nullable=False),
+    Column("correct", Integer, nullable=False),
+)
+
 
 class Conflict(Exception):
     """The game changed since it was read (another request or process wrote first)."""

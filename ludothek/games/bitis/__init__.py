@@ -57,4 +57,6 @@ SPEC = GameSpec(
     # its own opening procedure is decided by a random roll, so matches start from the start
     opening_plies=0,
     order=40,
+    puzzles="ludothek.games.bitis:puzzles.json",
+    puzzle_judge="ludothek.games.bitis.puzzles:judge",
 )

@@ -48,4 +48,5 @@ SPEC = GameSpec(
     levels=alphabeta_levels(100, 300, 1000, 3000, 10000),
     agents={"alphabeta_with": "ludothek.games.dice.agents:alphabeta_with_factory"},
     order=30,
+    puzzles="ludothek.games.hexalit:puzzles.json",
 )

@@ -39,4 +39,5 @@ SPEC = GameSpec(
     levels=alphabeta_levels(300, 1000, 3000, 10000, 30000),
     agents={"alphabeta_with": "ludothek.games.dice.agents:alphabeta_with_factory"},
     order=20,
+    puzzles="ludothek.games.trigeo:puzzles.json",
 )

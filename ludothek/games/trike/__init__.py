@@ -38,4 +38,5 @@ SPEC = GameSpec(
     # MCTS is stronger than alpha-beta here: the default ladder
     opening_plies=1,  # Black's opening stone, so the pie rule decides something
     order=10,
+    puzzles="ludothek.games.trike:puzzles.json",
 )

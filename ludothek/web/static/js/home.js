@@ -2,6 +2,7 @@
 import { api, el, t, colourName, tokens, navigate, getLang, focusKey, restoreFocus, gameCatalog, currentUser } from "./app.js";
 import { boardPicture } from "./board.js";
 import { optionFields, clockFields, clockBody } from "./setup.js";
+import { dailyCard } from "./puzzles.js";
 
 const pictures = new Map(); // the preview of each game's board, fetched once a page load
 const form = { game: null, options: {}, first: "high", opponent: "hotseat", bot: "random", seat: 0,
@@ -19,6 +20,9 @@ export async function renderHome(root) {
   root.append(cards);
   const setup = el("div", { class: "setup" });
   root.append(setup);
+  const daily = el("div", { class: "daily-slot" });
+  root.append(daily);
+  dailyCard().then((card) => daily.append(card));  // the puzzle of the day, below the setup
   for (const info of games) {
     const name = info.name;
     const card = el("button", { type: "button", class: "card game-card" + (form.game === name ? " chosen" : ""), "data-game": name,
