@@ -44,8 +44,8 @@ log = logging.getLogger("ludothek.web")
 TEXTS = Catalog("puzzles", {
     "no_puzzles": ("{game} has no puzzles", "{game} hat keine Aufgaben"),
     "unknown": ("there is no puzzle {id!r} of {game}", "es gibt keine Aufgabe {id!r} zu {game}"),
-    "move_missing": ('the answer needs "move": a move in the game\'s notation, as text',
-                     'die Antwort braucht "move": einen Zug in der Notation des Spiels, als Text'),
+    "move_missing": ("the answer needs {field!r}: a move in the game's notation, as text",
+                     "die Antwort braucht {field!r}: einen Zug in der Notation des Spiels, als Text"),
     "move_too_long": ("the move is longer than {limit} characters", "der Zug ist länger als {limit} Zeichen"),
 })
 
@@ -122,7 +122,7 @@ def check(game: str, puzzle: dict[str, Any], move: Any) -> dict[str, Any]:
     one of the accepted answers (so any notation of the same move counts). A malformed or
     illegal move raises the game's own error."""
     if not isinstance(move, str) or not move.strip():
-        raise WebError(400, TEXTS("move_missing"))
+        raise WebError(400, TEXTS("move_missing", field="move"))
     if len(move) > MAX_MOVE:
         raise WebError(400, TEXTS("move_too_long", limit=MAX_MOVE))
     cls = game_class(game)
