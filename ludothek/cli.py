@@ -1094,9 +1094,12 @@ def solve_command(game: str, output: str | None) -> None:
     spec.load("solver")(_stdout_console(), output)
 
 
-@main.group("puzzles", context_settings=CONTEXT)
-def puzzles_command() -> None:
+@main.group("puzzles", cls=LudothekGroup, context_settings=CONTEXT, invoke_without_command=True)
+@click.pass_context
+def puzzles_command(ctx: click.Context) -> None:
     """Puzzles: positions where exactly one move wins or saves the game (docs/PUZZLES.md)."""
+    if ctx.invoked_subcommand is None:  # `ludothek puzzles` alone: its help is the answer
+        click.echo(ctx.get_help())
 
 
 @puzzles_command.command("mine", context_settings=CONTEXT, epilog=GAMES_EPILOG)
@@ -1147,8 +1150,8 @@ def puzzles_mine(game: str, count: int, max_games: int, seed: int, out: str | No
 
         try:
             data = mine(game, path, count, max_games, seed, pair, random_plies, per_game, window, branch, tell)
-        except ValueError as exc:
-            raise Failure(str(exc), where=str(path)) from None
+        except (ValueError, OSError) as exc:  # not a puzzle file, or one that cannot be read or written
+            raise Failure(os_reason(exc) if isinstance(exc, OSError) else str(exc), where=str(path)) from None
     click.echo(f"{path}: {len(data['puzzles'])} puzzles ({data['mined']['games']} games mined)")
 
 

@@ -211,9 +211,15 @@ def mine_game(game: str, agents: tuple[str, str], seed: int, random_plies: int, 
 
 
 def load_set(path: Path) -> dict[str, Any]:
-    if path.exists():
-        return json.loads(path.read_text("utf-8"))
-    return {}
+    """A puzzle file to extend ({} if there is none); ValueError if it is not one."""
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text("utf-8"))
+    mined = data.get("mined") if isinstance(data, dict) else None
+    if (not isinstance(mined, dict) or not isinstance(data.get("puzzles"), list)
+            or not isinstance(mined.get("games"), int) or not isinstance(mined.get("next_seed"), int)):
+        raise ValueError("not a puzzle file (a JSON object with \"game\", \"puzzles\" and \"mined\")")
+    return data
 
 
 def save_set(path: Path, data: dict[str, Any]) -> None:
