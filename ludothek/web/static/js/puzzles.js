@@ -2,7 +2,7 @@
 // shows a puzzle matched to that rating, /puzzles/GAME/ID one puzzle (the daily one). The player moves
 // on the board; the server says whether the move was the one (the page never knows the solution first).
 import { api, el, t, colourName, getLang, navigate, currentUser } from "./app.js";
-import { drawBoard, boardPicture } from "./board.js";
+import { drawBoard, boardPicture, gridDie, svg } from "./board.js";
 
 export async function renderPuzzles(root, game, id) {
   if (!game) return renderOverview(root);
@@ -82,7 +82,7 @@ function draw(page, wrap) {
   } else if (page.choices) {
     status.append(el("p", {}, t("choose_move")));
     const box = el("div", { class: "choices row" });
-    for (const m of page.choices) box.append(el("button", { type: "button", class: "btn", "data-move": m.move, onclick: () => answer(page, m.move) }, m.move));
+    for (const m of page.choices) box.append(el("button", { type: "button", class: "btn", title: m.move, "data-move": m.move, onclick: () => answer(page, m.move) }, choiceContent(p, m)));
     box.append(el("button", { type: "button", class: "btn", onclick: () => { page.choices = null; page.draw(); } }, t("cancel")));
     status.append(box);
   } else {
@@ -97,6 +97,17 @@ function draw(page, wrap) {
   if (page.error) status.append(el("p", { class: "err", role: "alert", id: "puzzle-error" }, page.error));
   side.append(status);
   wrap.replaceChildren(el("div", { class: "play" }, boardWrap, side));
+}
+
+// what a button offering one of several moves to the same cell shows (as on the game page)
+function choiceContent(p, m) {
+  if (p.geometry.kind === "grid" && m.choice) {
+    const pic = svg("svg", { viewBox: "-0.55 -0.55 1.1 1.1", width: 64, height: 64, role: "img", "aria-label": m.move });
+    pic.append(gridDie(0, 0, 1, m.die, m.choice.split("").map(Number)));
+    return pic;
+  }
+  if (p.geometry.kind === "tri66") return m.choice ? `${t("promote_to")} (${m.move})` : `${t("stay")} (${m.move})`;
+  return m.move;
 }
 
 function onCell(page, name) {
