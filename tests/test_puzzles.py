@@ -11,6 +11,7 @@ import pytest
 from ludothek.ai.puzzles import forced, judge, search_judge, verify
 from ludothek.core.registry import game_class, game_spec, games
 
+
 @pytest.fixture()
 def run_cli():
     from click.testing import CliRunner
@@ -22,15 +23,19 @@ def run_cli():
     return run
 
 
-#: puzzles per game whose solution is searched again (the whole set takes minutes)
-SAMPLE = 12
+#: the games that ship a puzzle set (a test plugin's game may have none)
+WITH_SETS = sorted(g for g in games() if game_spec(g).puzzles)
+
+
+def test_the_four_games_ship_puzzle_sets():
+    assert {"trike", "trigeo", "hexalit", "bitis"} <= set(WITH_SETS)
 
 
 def shipped(game):
     return game_spec(game).puzzle_set()["puzzles"]
 
 
-@pytest.mark.parametrize("game", sorted(games()))
+@pytest.mark.parametrize("game", WITH_SETS)
 def test_every_game_ships_at_least_200_puzzles_that_parse_with_a_legal_solution(game):
     puzzles = shipped(game)
     assert len(puzzles) >= 200
@@ -44,11 +49,11 @@ def test_every_game_ships_at_least_200_puzzles_that_parse_with_a_legal_solution(
         assert set(p["accepted"]) <= legal and len(legal) > len(p["accepted"])  # something to get wrong
 
 
-@pytest.mark.parametrize("game", sorted(games()))
-def test_a_sample_of_each_set_has_the_unique_solution_the_criterion_demands(game):
-    puzzles = shipped(game)
-    for p in random.Random(31).sample(puzzles, min(SAMPLE, len(puzzles))):
-        assert verify(p, game) is None, p
+@pytest.mark.parametrize("game", WITH_SETS)
+def test_every_puzzle_has_the_unique_solution_the_criterion_demands(game):
+    """The whole set searched again (about 30 s of CPU for all four games)."""
+    wrong = [(p["id"], verify(p, game)) for p in shipped(game)]
+    assert [w for w in wrong if w[1] is not None] == []
 
 
 def test_a_puzzle_with_another_solution_or_kind_fails_verification():

@@ -123,7 +123,7 @@ def test_axe_finds_nothing_serious_on_the_puzzle_pages(page, server):
         problems += [f"{scheme} /puzzles: {p}" for p in serious_violations(page, source)]
         for game in ("trike", "trigeo", "bitis"):
             page.goto(f"{server}/puzzles/{game}")
-            puzzle = shown(page)
+            shown(page)
             problems += [f"{scheme} /puzzles/{game}: {p}" for p in serious_violations(page, source)]
         shot(page, f"puzzles-axe-{scheme}")
     assert not problems, "\n".join(problems)

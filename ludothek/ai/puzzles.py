@@ -15,8 +15,9 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from ..core.protocol import CHANCE, TERMINAL, GameState
 from ..core.registry import game_class, game_spec
@@ -218,7 +219,7 @@ def load_set(path: Path) -> dict[str, Any]:
     mined = data.get("mined") if isinstance(data, dict) else None
     if (not isinstance(mined, dict) or not isinstance(data.get("puzzles"), list)
             or not isinstance(mined.get("games"), int) or not isinstance(mined.get("next_seed"), int)):
-        raise ValueError("not a puzzle file (a JSON object with \"game\", \"puzzles\" and \"mined\")")
+        raise ValueError("not a puzzle file (a JSON object with \"game\", \"puzzles\" and \"mined\")")  # noqa: TRY004 - a bad file
     return data
 
 

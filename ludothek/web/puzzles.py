@@ -23,8 +23,9 @@ import hashlib
 import logging
 import random
 import time
-from functools import lru_cache
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from functools import cache
+from typing import Any
 
 from sqlalchemy import and_, insert, select, update
 from starlette.requests import Request
@@ -54,7 +55,7 @@ NEAREST = 12
 MAX_MOVE = 80
 
 
-@lru_cache(maxsize=None)
+@cache
 def puzzle_set(game: str) -> tuple[dict[str, Any], ...]:
     try:
         data = game_spec(game).puzzle_set() or {}
@@ -64,7 +65,7 @@ def puzzle_set(game: str) -> tuple[dict[str, Any], ...]:
     return tuple(data.get("puzzles", ()))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _index(game: str) -> dict[str, dict[str, Any]]:
     return {p["id"]: p for p in puzzle_set(game)}
 
@@ -235,7 +236,7 @@ def puzzle_routes(store: Store, handler: Callable[[Any], Any],
     rng = random.Random()
 
     def today() -> datetime.date:
-        return datetime.datetime.fromtimestamp(clock(), datetime.timezone.utc).date()
+        return datetime.datetime.fromtimestamp(clock(), datetime.UTC).date()
 
     @handler
     async def overview(request: Request) -> Response:
