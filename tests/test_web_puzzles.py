@@ -1,7 +1,7 @@
 """Puzzles on the web (issue 31, item 2) through the HTTP API: a puzzle is shown without its
 solution, the server checks the answer, an account's first answer rates both the account and
 the puzzle as Glicko-2 says (and a second answer changes nothing), guests are not rated, the
-daily puzzle is one a day, and hostile inputs get clean errors."""
+daily puzzle is one a day, and hostile inputs get clean errors. On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -34,8 +34,8 @@ def clock():
 
 
 @pytest.fixture()
-def client(tmp_path, clock):
-    app = create_app(str(tmp_path / "web.sqlite3"), bot_executor="thread", rate_limits="off", login_limits="off",
+def client(db_url, clock):
+    app = create_app(db_url, bot_executor="thread", rate_limits="off", login_limits="off",
                      warm=False, password_hasher=FAST, clock=clock, sweep=3600, lobby_interval=3600)
     with TestClient(app) as test_client:
         yield test_client

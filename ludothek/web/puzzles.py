@@ -28,6 +28,7 @@ from functools import cache
 from typing import Any
 
 from sqlalchemy import and_, insert, select, update
+from sqlalchemy.exc import IntegrityError
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -183,7 +184,18 @@ class PuzzleRatings:
             return set(conn.execute(select(t.puzzle_id).where(t.user_id == user_id, t.game == game)).scalars())
 
     def record(self, user_id: int, game: str, puzzle: dict[str, Any], correct: bool) -> dict[str, Any] | None:
-        """Rate an account's first answer to a puzzle; ``None`` if it answered it before."""
+        """Rate an account's first answer to a puzzle; ``None`` if it answered it before. Two
+        answers at once (two tabs; two players on one new puzzle) collide on a primary key: the
+        loser reads again and tries once more (its own second answer is then not rated)."""
+        for attempt in range(3):
+            try:
+                return self._record(user_id, game, puzzle, correct)
+            except IntegrityError:
+                if attempt == 2:
+                    raise
+        return None
+
+    def _record(self, user_id: int, game: str, puzzle: dict[str, Any], correct: bool) -> dict[str, Any] | None:
         a, r, s = puzzle_attempts_table.c, puzzle_ratings_table.c, puzzle_stats_table.c
         now = self.clock()
         with self.store._taking_turns(), self.store.engine.begin() as conn:
@@ -193,8 +205,11 @@ class PuzzleRatings:
                 return None
             conn.execute(insert(puzzle_attempts_table).values(user_id=user_id, game=game, puzzle_id=puzzle["id"],
                                                               at=now, correct=int(correct)))
-            mine = conn.execute(select(puzzle_ratings_table).where(r.user_id == user_id, r.game == game)).mappings().first()
-            theirs = conn.execute(select(puzzle_stats_table).where(s.game == game, s.puzzle_id == puzzle["id"])).mappings().first()
+            # FOR UPDATE (PostgreSQL): another player's answer to the same puzzle waits for this one
+            mine = conn.execute(select(puzzle_ratings_table).where(r.user_id == user_id, r.game == game)
+                                .with_for_update()).mappings().first()
+            theirs = conn.execute(select(puzzle_stats_table).where(s.game == game, s.puzzle_id == puzzle["id"])
+                                  .with_for_update()).mappings().first()
             before = Rating(mine["value"], mine["deviation"], mine["volatility"]) if mine else Rating()
             puzzle_before = Rating(theirs["value"], theirs["deviation"], theirs["volatility"]) if theirs else _start(puzzle)
             after, puzzle_after = rate_game(before, puzzle_before, 1.0 if correct else 0.0)
