@@ -108,9 +108,11 @@ def view(game: str, puzzle: dict[str, Any], rating: Rating) -> dict[str, Any]:
     """What the page needs to show a puzzle (never its solution)."""
     state = game_class(game)(puzzle["position"])
     board = adapter(game)
+    drawn = board.board(state)
     return {
         "game": game, "game_title": game_class(game).title, "id": puzzle["id"], "kind": puzzle["kind"], "depth": puzzle["depth"],
-        "to_move": state.to_move, "geometry": board.geometry(state.options), "board": board.board(state),
+        "to_move": state.to_move, "geometry": board.geometry(state.options), "board": drawn,
+        "threatened": board.threatened(state, drawn),
         "moves": legal_move_infos(state, board), "rating": _rating_json(rating),
     }
 

@@ -44,6 +44,7 @@ function draw(page, wrap) {
   const targets = new Set(moves.filter((m) => m.to && (m.from === null || m.from === page.selected)).map((m) => m.to));
   const board = drawBoard(p.geometry, done ? page.result.after : p.board, {
     sources, targets, selected: page.selected, last: done ? page.result.solution_cells : [],
+    threatened: done ? [] : p.threatened,
     onCell: (name) => onCell(page, name),
   });
   const boardWrap = el("div", { class: "board-wrap", id: "puzzle-board", "data-puzzle": p.id, "data-state": done ? (page.result.correct ? "solved" : "failed") : "open" }, board);
@@ -169,7 +170,7 @@ export async function dailyCard() {
     const href = `/puzzles/${p.game}/${p.id}`;
     card.append(el("h2", { class: "small", style: "margin-top:0" }, t("puzzle_daily")),
       el("a", { class: "daily-link", href, "data-link": true, "data-daily": p.id },
-        el("span", { class: "pic" }, boardPicture({ geometry: p.geometry, board: p.board }, { title: `${t("puzzle_daily")}: ${title}` })),
+        el("span", { class: "pic" }, boardPicture({ geometry: p.geometry, board: p.board, threatened: p.threatened }, { title: `${t("puzzle_daily")}: ${title}` })),
         el("span", {}, `${title}: ${taskText(p)}`)));
   } catch (e) {
     card.append(el("p", { class: "note" }, e.message));
