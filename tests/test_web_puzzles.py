@@ -129,3 +129,8 @@ def test_answers_that_are_not_json_objects_and_unknown_puzzles_are_refused(clien
     assert client.post(f"/api/puzzles/{GAME}/nope/answer", json={"move": "a1"}).status_code == 404
     german = client.post(path, json={}, headers={"Accept-Language": "de"}).json()["error"]
     assert "Zug" in german
+
+
+def test_puzzles_near_a_rating_are_many_not_the_same_few(client):
+    seen = {client.get(f"/api/puzzles/{GAME}/next").json()["id"] for _ in range(40)}
+    assert len(seen) > 12  # the set's first guesses tie: a guest does not see the same twelve again and again

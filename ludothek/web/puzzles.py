@@ -237,7 +237,8 @@ class PuzzleRatings:
         rated = self.puzzles(game)
         done = self.attempted(user_id, game) if user_id is not None else set()
         pool = [p for p in puzzle_set(game) if p["id"] not in done] or list(puzzle_set(game))
-        pool.sort(key=lambda p: (abs((rated.get(p["id"]) or _start(p)).value - player.value), p["id"]))
+        rng.shuffle(pool)  # many puzzles share a rating (the set's first guesses): any of them
+        pool.sort(key=lambda p: abs((rated.get(p["id"]) or _start(p)).value - player.value))
         return rng.choice(pool[:NEAREST])
 
 
