@@ -145,3 +145,13 @@ def test_the_puzzle_page_fits_a_phone(browser, server, game):
         phone.wait_for_selector("#daily-puzzle svg")
         assert phone.evaluate("() => document.documentElement.scrollWidth") <= 390
         shot(phone, f"puzzles-phone-overview-{game}")
+
+
+def test_a_focused_cell_answers_the_puzzle_with_enter(page, server):
+    page.goto(f"{server}/puzzles/{GAME}")
+    puzzle = shown(page)
+    target = next(m for m in puzzle["moves"] if m["move"] == shipped(GAME)[puzzle["id"]]["solution"])["to"]
+    page.locator(f'#puzzle-board svg.board [data-cell="{target}"]').first.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#puzzle-result")
+    assert page.get_attribute("#puzzle-board", "data-state") == "solved"

@@ -42,7 +42,10 @@ function draw(page, wrap) {
   const moves = done || page.busy ? [] : p.moves;
   const sources = new Set(moves.filter((m) => m.from).map((m) => m.from));
   const targets = new Set(moves.filter((m) => m.to && (m.from === null || m.from === page.selected)).map((m) => m.to));
+  // a keyboard player's focus stays on the board (on the same cell) across redraws
+  const boardFocused = !!(document.activeElement && document.activeElement.closest && document.activeElement.closest("svg.board"));
   const board = drawBoard(p.geometry, done ? page.result.after : p.board, {
+    focus: page.focusCell, onFocus: (name) => { page.focusCell = name; },
     sources, targets, selected: page.selected, last: done ? page.result.solution_cells : [],
     threatened: done ? [] : p.threatened,
     onCell: (name) => onCell(page, name),
@@ -98,6 +101,10 @@ function draw(page, wrap) {
   if (page.error) status.append(el("p", { class: "err", role: "alert", id: "puzzle-error" }, page.error));
   side.append(status);
   wrap.replaceChildren(el("div", { class: "play" }, boardWrap, side));
+  if (boardFocused) {
+    const cell = board.querySelector('[tabindex="0"]');
+    if (cell) cell.focus();
+  }
 }
 
 // what a button offering one of several moves to the same cell shows (as on the game page)
