@@ -104,10 +104,16 @@ def test_the_daily_puzzle_is_the_same_all_day_and_changes_with_the_day(client, c
     ("/api/puzzles/nogame/abc", 404),
     (f"/api/puzzles/{GAME}/notapuzzle", 404),
     (f"/api/puzzles/{GAME}/{'x' * 5000}", 404),
+    ("/api/puzzles/%00/next", 404),
+    (f"/api/puzzles/{GAME}/%E2%80%AE%00", 404),
 ])
 def test_unknown_games_and_puzzles_are_clean_404s(client, path, status):
     response = client.get(path)
     assert response.status_code == status and response.json()["error"]
+
+
+def test_a_game_name_is_read_as_everywhere_in_the_api(client):
+    assert client.get("/api/puzzles/TRIKE%20/next").json()["game"] == GAME  # case and spaces do not matter
 
 
 @pytest.mark.parametrize("body", [
@@ -127,6 +133,8 @@ def test_answers_that_are_not_json_objects_and_unknown_puzzles_are_refused(clien
     assert client.post(path, content=b"{not json", headers={"Content-Type": "application/json"}).status_code == 400
     assert client.post(path, content=b"[1, 2]", headers={"Content-Type": "application/json"}).status_code == 400
     assert client.post(f"/api/puzzles/{GAME}/nope/answer", json={"move": "a1"}).status_code == 404
+    assert client.post(path, content=b'{"move": "' + b"a" * 20000 + b'"}',
+                       headers={"Content-Type": "application/json"}).status_code == 413
     german = client.post(path, json={}, headers={"Accept-Language": "de"}).json()["error"]
     assert "Zug" in german
 
