@@ -57,7 +57,7 @@ TEXTS = Catalog("lessons", {
     "no_cell_move": ("{cell} has no move of its own in this game", "{cell} hat in diesem Spiel keinen eigenen Zug"),
     "try_fields": ('a try names a "move", or the cells "from" and "to" that were clicked',
                    'ein Versuch nennt einen "move" oder die angeklickten Felder "from" und "to"'),
-    "progress_list": ('progress is {"game": ["step", ...], ...}', 'der Fortschritt ist {"game": ["step", ...], ...}'),
+    "progress_list": ("progress is an object {example}", "der Fortschritt ist ein Objekt {example}"),
     "login_needed": ("log in to keep your progress in your account",
                      "melde dich an, um deinen Fortschritt im Konto zu speichern"),
     "play_step": ("this step is played against a bot: start the game", "dieser Schritt wird gegen einen Bot gespielt: starte die Partie"),
@@ -113,7 +113,7 @@ def solves(state: GameState, step: dict[str, Any], move: str, ad: Adapter) -> bo
     """Whether the legal ``move`` solves the step."""
     goal = step["goal"]
     action = state.parse_move(move)
-    if "moves" in goal and action not in {state.parse_move(m) for m in goal["moves"]}:
+    if "moves" in goal and action not in _actions(state, goal["moves"]):
         return False
     info = ad.move_info(state, state.action_to_str(action))
     if "from" in goal and str(info.get("from") or "").lower() != goal["from"].lower():
@@ -127,6 +127,17 @@ def solves(state: GameState, step: dict[str, Any], move: str, ad: Adapter) -> bo
         if (after.is_over() and after.winner() == mover) != bool(goal["wins"]):
             return False
     return True
+
+
+def _actions(state: GameState, moves: list[str]) -> set[int]:
+    """The actions of those moves that are legal here (:func:`problems` reports the others)."""
+    found = set()
+    for move in moves:
+        try:
+            found.add(state.parse_move(move))
+        except LudothekError:
+            pass
+    return found
 
 
 def problems(game: str) -> list[str]:
@@ -191,7 +202,15 @@ def step_view(game: str, step: dict[str, Any]) -> dict[str, Any]:
     ad = adapter(game)
     view.update(_board_fields(state, ad))
     view["geometry"] = ad.geometry(state.options)
+    # whether the game has actions of a single die (a roll): the page then offers them for any
+    # selected die, so that the engine can say why one may not be rolled
+    view["cell_actions"] = any(m["from"] and not m["to"] for m in view["moves"] + _start_moves(game))
     return view
+
+
+@cache
+def _start_moves(game: str) -> list[dict[str, Any]]:
+    return legal_move_infos(game_class(game)(), adapter(game))
 
 
 def _board_fields(state: GameState, ad: Adapter) -> dict[str, Any]:
@@ -298,7 +317,7 @@ def known_steps(given: Any) -> list[tuple[str, str]]:
     if not isinstance(given, dict) or len(given) > 50 or not all(
             isinstance(steps, list) and len(steps) <= 100 and all(isinstance(s, str) for s in steps)
             for steps in given.values()):
-        raise WebError(400, TEXTS("progress_list"))
+        raise WebError(400, TEXTS("progress_list", example='{"game": ["step", ...], ...}'))
     pairs = []
     for game, steps in given.items():
         ids = {s["id"] for s in _steps(str(game)[:32])}

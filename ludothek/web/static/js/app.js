@@ -8,6 +8,7 @@ import { renderLogin } from "./account.js";
 import { renderLobby } from "./lobby.js";
 import { renderProfile } from "./profile.js";
 import { renderLeaderboard } from "./leaderboard.js";
+import { renderLearn } from "./lessons.js";
 import { setTurns, showTurns } from "./turns.js";
 
 let catalog = { en: {}, de: {} };
@@ -250,6 +251,7 @@ export async function route() {
     if ((match = path.match(/^\/play\/([A-Za-z0-9_-]+)$/))) cleanup = await renderGame(root, match[1]);
     else if (path === "/archive") cleanup = await renderArchive(root);
     else if ((match = path.match(/^\/rules(?:\/([a-z0-9_]+))?$/))) cleanup = await renderRules(root, match[1]);
+    else if ((match = path.match(/^\/learn(?:\/([a-z0-9_]+))?$/))) cleanup = await renderLearn(root, match[1]);
     else if (path === "/login") cleanup = await renderLogin(root);
     else if (path === "/lobby") cleanup = await renderLobby(root);
     else if ((match = path.match(/^\/players\/([^/]+)$/))) cleanup = await renderProfile(root, decodeURIComponent(match[1]));
