@@ -101,10 +101,9 @@ function showStep(page, focus = false) {
   page.steps.forEach((s, k) => {
     const done = page.done.has(s.id);
     path.append(el("li", {}, el("button", { type: "button", class: "lesson-step" + (k === page.current ? " on" : "") + (done ? " done" : ""),
-      "data-step": s.id, "aria-current": k === page.current ? "step" : null,
-      "aria-label": `${k + 1}. ${text(s.title)}${done ? ` (${t("learn_solved")})` : ""}`, onclick: () => { page.current = k; showStep(page, true); } },
+      "data-step": s.id, "aria-current": k === page.current ? "step" : null, onclick: () => { page.current = k; showStep(page, true); } },
       el("span", { class: "mark", "aria-hidden": "true" }, done ? "\u2713" : String(k + 1)),
-      el("span", { class: "title" }, text(s.title)))));
+      el("span", { class: "title" }, text(s.title)), el("span", { class: "visually-hidden solved" }, done ? ` (${t("learn_solved")})` : ""))));
   });
   const heading = el("h2", { id: "lesson-title", tabindex: "-1" }, `${t("learn_step", { n: page.current + 1, total: page.steps.length })}: ${text(step.title)}`);
   const instruction = el("p", { class: "lesson-text", id: "lesson-text" }, text(step.text));
@@ -233,7 +232,7 @@ async function attempt(page, body) {
     if (mark) {
       mark.classList.add("done");
       mark.querySelector(".mark").textContent = "\u2713";
-      mark.setAttribute("aria-label", `${page.current + 1}. ${text(page.step.title)} (${t("learn_solved")})`);
+      mark.querySelector(".solved").textContent = ` (${t("learn_solved")})`;
     }
     drawStep(page);
     return;
