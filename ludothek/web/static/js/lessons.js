@@ -111,11 +111,11 @@ function showStep(page, focus = false) {
   page.controls = el("div", { class: "lesson-controls", id: "lesson-controls" });
   const side = el("div", { class: "side" }, el("div", { class: "card" }, heading, instruction), page.controls, page.feedback);
   if (step.kind === "play") {
-    body.append(el("div", { class: "lesson-play" }, side), path);
+    body.append(path, el("div", { class: "lesson-play" }, side));
     page.controls.append(playButton(page));
   } else {
     page.boardWrap = el("div", { class: "board-wrap" });
-    body.append(el("div", { class: "play lesson-board" }, page.boardWrap, side), path);
+    body.append(path, el("div", { class: "play lesson-board" }, page.boardWrap, side));
     drawStep(page);
   }
   if (focus) heading.focus();
@@ -235,6 +235,7 @@ async function attempt(page, body) {
       mark.querySelector(".solved").textContent = ` (${t("learn_solved")})`;
     }
     drawStep(page);
+    reveal(page.feedback);
     return;
   }
   page.selected = null;
@@ -243,6 +244,13 @@ async function attempt(page, body) {
     el("strong", {}, answer.legal ? t("learn_not_this") : t("learn_refused")), " ",
     el("span", { class: "lesson-reason", id: "lesson-reason" }, answer.error),
     el("p", { class: "lesson-hint", id: "lesson-hint" }, el("strong", {}, `${t("learn_hint")}: `), answer.hint)));
+  reveal(page.feedback);
+}
+
+// on a phone the feedback is below the board: bring it into view
+function reveal(node) {
+  const still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (node.scrollIntoView) node.scrollIntoView({ block: "nearest", behavior: still ? "auto" : "smooth" });
 }
 
 // several moves fit the clicks (a promotion, a die's orientation): which one?
