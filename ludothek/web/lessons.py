@@ -213,6 +213,12 @@ def _start_moves(game: str) -> list[dict[str, Any]]:
     return legal_move_infos(game_class(game)(), adapter(game))
 
 
+@cache
+def _step_views(game: str) -> list[dict[str, Any]]:
+    """Every step of a game for the page (the same for the life of the server)."""
+    return [step_view(game, step) for step in lessons_of(game)]
+
+
 def _board_fields(state: GameState, ad: Adapter) -> dict[str, Any]:
     board = ad.board(state)
     return {"board": board, "moves": legal_move_infos(state, ad), "threatened": ad.threatened(state, board),
@@ -370,8 +376,7 @@ def lesson_routes(store: Store, handler: Callable[[Any], Any], viewer: Callable[
         if not steps:
             raise WebError(404, TEXTS("none", game=game))
         _, done = await account_progress(request)
-        return _json({"game": game, "title": game_class(game).title,
-                      "steps": [step_view(game, s) for s in steps], "progress": done})
+        return _json({"game": game, "title": game_class(game).title, "steps": _step_views(game), "progress": done})
 
     @handler
     async def attempt(request: Request) -> Response:

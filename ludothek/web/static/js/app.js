@@ -212,6 +212,7 @@ function renderAccount() {
       el("button", { type: "button", class: "switch", id: "logout", onclick: async () => {
         try { await api("POST", "/api/logout", {}); } catch (e) { /* the cookie ends with the session anyway */ }
         tokens.forgetAll();
+        localStorage.removeItem("ludothek.lessons");  // the account keeps them; the next person starts afresh
         setMe(null);
         route();
       } }, t("logout")));

@@ -1,9 +1,10 @@
 // /learn and /learn/{game}: the lessons, a short path of steps per game. The page draws each step's
 // board and sends every try (the clicked cells, or a button's move) to the server, which judges it
 // with the game's engine and answers why a wrong try is wrong; the page decides nothing. Progress
-// is kept in this browser (localStorage) and, for a logged-in player, in his account; at login the
-// browser's progress is handed to the account (handOverLessons, called by the login page).
-import { api, el, t, getLang, navigate, currentUser, tokens } from "./app.js";
+// is kept in this browser (localStorage) and, for a logged-in player, in his account: at login the
+// browser's progress is handed to the account (handOverLessons, called by the login page), and a
+// logout forgets the browser's copy.
+import { api, el, t, getLang, navigate, tokens } from "./app.js";
 import { drawBoard, gridDie, svg } from "./board.js";
 
 const STORE = "ludothek.lessons";
@@ -43,7 +44,6 @@ const text = (texts) => (texts && (texts[getLang()] || texts.en)) || "";
 
 export async function renderLearn(root, game) {
   const index = await api("GET", "/api/lessons");
-  if (currentUser()) await handOverLessons();
   const progress = merged(index.progress);
   document.title = `${t("learn_title")} – Ludothek`;
   if (!game || !index.games.some((g) => g.name === game)) return renderIndex(root, index, progress);
