@@ -126,6 +126,11 @@ def test_trike_in_english_then_german_with_progress_across_reload_and_login(brow
         assert page.evaluate("() => window.ludothekGame.view.seats[1].agent") == "bot:1"
         progress = page.evaluate("async () => (await (await fetch('/api/lessons')).json()).progress")
         assert progress["trike"][-1] == "first-game"
+        # a logout forgets this browser's copy: the next person at this computer starts afresh
+        assert page.evaluate("() => localStorage.getItem('ludothek.lessons')")
+        page.click("#logout")
+        page.wait_for_selector("#login-link")
+        assert page.evaluate("() => localStorage.getItem('ludothek.lessons')") is None
     # another browser of the same account sees the steps done; in German, from the start again
     with checked_page(browser) as page:
         page.goto(base + "/login")
