@@ -83,8 +83,8 @@ def test_the_checks_find_broken_lessons(monkeypatch):
 
 # ---------------------------------------------------------------------------- the routes
 @pytest.fixture()
-def client(tmp_path):
-    app = create_app(str(tmp_path / "web.sqlite3"), bot_executor="thread", rate_limits="off", login_limits="off",
+def client(db_url):
+    app = create_app(db_url, bot_executor="thread", rate_limits="off", login_limits="off",
                      warm=False, password_hasher=FAST)
     with TestClient(app) as test_client:
         yield test_client
