@@ -115,6 +115,8 @@ def test_trike_in_english_then_german_with_progress_across_reload_and_login(brow
         page.fill("#account-user", "newcomer")
         page.fill("#account-password", "a long table top")
         page.click("#account-submit")
+        # back where the player came from once the seats and the steps are handed over
+        page.wait_for_url("**/learn/trike")
         page.wait_for_selector("#account-name")
         progress = page.evaluate("async () => (await (await fetch('/api/lessons')).json()).progress")
         assert progress == {"trike": ["first-stone", "pie-rule", "straight-lines", "score"]}
