@@ -23,7 +23,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from ludothek.web import create_app  # noqa: E402
+from ludothek.web import create_app
 
 FAST = argon2.PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 DE = {"Accept-Language": "de"}

@@ -81,7 +81,7 @@ def go_through(page, base, game, lang, steps=None):
     page.wait_for_url(f"**/learn/{game}")
     path = PATHS[game] if steps is None else PATHS[game][:steps]
     for k, (clicks, wrong) in enumerate(path):
-        page.wait_for_selector(f'.lesson-step.on >> nth=0')
+        page.wait_for_selector('.lesson-step.on >> nth=0')
         assert page.locator(".lesson-step.on").get_attribute("data-step") == page.locator(".lesson-step").nth(k).get_attribute("data-step")
         if wrong:
             for action in wrong[0]:

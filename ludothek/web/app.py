@@ -53,8 +53,8 @@ from .guard import (
     session_secret,
 )
 from .health import health_routes
-from .lessons import lesson_routes
 from .hub import Hub, state_message
+from .lessons import lesson_routes
 from .lobby import Lobby
 from .notify import PgListener
 from .observe import ObservedStarlette

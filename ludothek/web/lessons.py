@@ -60,7 +60,8 @@ TEXTS = Catalog("lessons", {
     "progress_list": ("progress is an object {example}", "der Fortschritt ist ein Objekt {example}"),
     "login_needed": ("log in to keep your progress in your account",
                      "melde dich an, um deinen Fortschritt im Konto zu speichern"),
-    "play_step": ("this step is played against a bot: start the game", "dieser Schritt wird gegen einen Bot gespielt: starte die Partie"),
+    "play_step": ("this step is played against a bot: start the game",
+                  "dieser Schritt wird gegen einen Bot gespielt: starte die Partie"),
     "not_play": ("this step is solved on its board, not by starting a game",
                  "dieser Schritt wird auf seinem Brett gelöst, nicht mit einer Partie"),
 })
@@ -163,7 +164,8 @@ def problems(game: str) -> list[str]:
                 found.append(f"{where}: options: {exc}")
             continue
         goal = step.get("goal")
-        if not isinstance(goal, dict) or not goal or set(goal) - set(GOAL_FIELDS) or goal.get("kind", "any") not in KINDS:
+        if (not isinstance(goal, dict) or not goal or set(goal) - set(GOAL_FIELDS)
+                or goal.get("kind", "any") not in KINDS):
             found.append(f"{where}: goal must use {GOAL_FIELDS} (kind one of {KINDS})")
             continue
         try:
@@ -237,7 +239,8 @@ def judge(game: str, step: dict[str, Any], data: dict[str, Any], lang: str) -> d
     move = data.get("move")
     source, target = data.get("from"), data.get("to")
     if move is None:
-        if not isinstance(source, (str, type(None))) or not isinstance(target, (str, type(None))) or not (source or target):
+        texts = all(isinstance(cell, (str, type(None))) for cell in (source, target))
+        if not texts or not (source or target):
             raise WebError(400, TEXTS("try_fields"))
         source, target = (source or "")[:20] or None, (target or "")[:20] or None
         fitting = [info for info in legal_move_infos(state, ad)
@@ -272,7 +275,9 @@ def judge(game: str, step: dict[str, Any], data: dict[str, Any], lang: str) -> d
 
 
 def _same(cell: Any, clicked: str | None) -> bool:
-    return (cell or None) == clicked or (cell is not None and clicked is not None and str(cell).lower() == clicked.lower())
+    if cell is None or clicked is None:
+        return (cell or None) == clicked
+    return str(cell).lower() == clicked.lower()
 
 
 def _wrong(step: dict[str, Any], legal: bool, reason: str, lang: str) -> dict[str, Any]:
