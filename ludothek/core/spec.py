@@ -27,6 +27,8 @@ Parts (all optional except ``state``):
   (:class:`ludothek.integrations.observe.Encoder`).
 * ``picture`` — a function ``state -> uint8 array (height, width, 3)``.
 * ``rules`` — the rules page, a JSON file in the game's package (``"package:file"``).
+* ``lessons`` — the interactive lessons of ``/learn``, a JSON file in the game's package
+  (``"package:file"``; its format: :mod:`ludothek.web.lessons`).
 * ``solver`` — a function ``(console, output_path or None)`` for ``ludothek solve``: solves the
   game outright with a progress display on a rich console and writes the table if asked.
 * ``hint`` — how to type a move, ``{"en": ..., "de": ...}``.
@@ -68,6 +70,7 @@ class GameSpec:
     observation: str | None = None
     picture: str | None = None
     rules: str | None = None
+    lessons: str | None = None
     solver: str | None = None
     hint: Mapping[str, str] = field(default_factory=dict)
     endings: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
@@ -95,17 +98,23 @@ class GameSpec:
 
     def puzzle_set(self) -> dict[str, Any] | None:
         """The shipped puzzle set (``{"game": name, "puzzles": [...], "mined": {...}}``), if any."""
-        if not self.puzzles:
-            return None
-        package, _, name = self.puzzles.partition(":")
-        return json.loads(resources.files(package).joinpath(name).read_text("utf-8"))
+        return _json_part(self.puzzles)
 
     def rules_page(self) -> dict[str, Any] | None:
         """The rules page (``{"title": {lang: text}, "en": [...], "de": [...]}``), if any."""
-        if not self.rules:
-            return None
-        package, _, name = self.rules.partition(":")
-        return json.loads(resources.files(package).joinpath(name).read_text("utf-8"))
+        return _json_part(self.rules)
+
+    def lessons_page(self) -> dict[str, Any] | None:
+        """The lessons (``{"steps": [...]}``, see :mod:`ludothek.web.lessons`), if any."""
+        return _json_part(self.lessons)
+
+
+def _json_part(target: str | None) -> dict[str, Any] | None:
+    """A JSON file in a game's package, named ``"package:file"``."""
+    if not target:
+        return None
+    package, _, name = target.partition(":")
+    return json.loads(resources.files(package).joinpath(name).read_text("utf-8"))
 
 
 def load_target(target: str) -> Any:

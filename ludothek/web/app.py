@@ -54,6 +54,7 @@ from .guard import (
 )
 from .health import health_routes
 from .hub import Hub, state_message
+from .lessons import lesson_routes
 from .lobby import Lobby
 from .notify import PgListener
 from .observe import ObservedStarlette
@@ -357,13 +358,15 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         rows = await asyncio.to_thread(store.list_games, status, limit, offset, user, game, None, me is not None)
         return _json({"games": [service.summary(r, me) for r in rows]})
 
-    @_handler
-    async def create_game(request: Request) -> Response:
-        body = server_fields_only(await _body(request))
+    async def make_game(request: Request, body: dict[str, Any]) -> dict[str, Any]:
         created = await service.create(body, client=_client_key(request.scope), user=await viewer(request))
         view = await service.get_view(created["id"], check=False)
         runner.after_change(created["id"], view)
-        return _json({**created, "game": view}, 201)
+        return {**created, "game": view}
+
+    @_handler
+    async def create_game(request: Request) -> Response:
+        return _json(await make_game(request, server_fields_only(await _body(request))), 201)
 
     @_handler
     async def get_game(request: Request) -> Response:
@@ -643,6 +646,8 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         Route("/archive", page),
         Route("/rules", page),
         Route("/rules/{game}", page),
+        Route("/learn", page),
+        Route("/learn/{game}", page),
         Route("/login", page),
         Route("/lobby", page),
         Route("/players/{name}", page),
@@ -681,6 +686,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         Route("/api/games/{id}/abort", action("abort"), methods=["POST"]),
         Route("/api/games/{id}/join", join, methods=["POST"]),
         Route("/api/games/{id}/rematch", rematch, methods=["POST"]),
+        *lesson_routes(store, _handler, viewer, _body, make_game),
         *analysis_routes(service, runner.pool, _handler, limits, viewer),
         *puzzle_routes(store, _handler, viewer, _json, _body, clock),
         *health_routes(store, runner.pool),

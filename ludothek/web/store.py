@@ -227,6 +227,16 @@ puzzle_attempts_table = Table(
     Column("correct", Integer, nullable=False),
 )
 
+#: the lesson steps a player has done (:mod:`.lessons`), one row a step
+lesson_progress_table = Table(
+    "lesson_progress",
+    metadata,
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("game", String(32), primary_key=True),
+    Column("step", String(40), primary_key=True),
+    Column("done", Float, nullable=False),  # when
+)
+
 
 class Conflict(Exception):
     """The game changed since it was read (another request or process wrote first)."""

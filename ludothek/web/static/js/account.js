@@ -1,6 +1,7 @@
 // The /login page: log in or sign up (an account is optional). After either, the guest seats of
 // this browser are handed to the account, and the page goes back to where the player came from.
 import { api, el, t, navigate, setMe, currentUser, tokens } from "./app.js";
+import { handOverLessons } from "./lessons.js";
 
 let mode = "login"; // or "signup"
 
@@ -30,6 +31,7 @@ export async function renderLogin(root) {
         const answer = await api("POST", signup ? "/api/signup" : "/api/login", { name: name.value, password: password.value });
         setMe(answer);
         await handOverGuestSeats();
+        await handOverLessons();
         navigate(next);
       } catch (e) {
         error.textContent = e.message;

@@ -9,6 +9,7 @@ import { renderLobby } from "./lobby.js";
 import { renderProfile } from "./profile.js";
 import { renderLeaderboard } from "./leaderboard.js";
 import { renderPuzzles } from "./puzzles.js";
+import { renderLearn } from "./lessons.js";
 import { setTurns, showTurns } from "./turns.js";
 
 let catalog = { en: {}, de: {} };
@@ -212,6 +213,7 @@ function renderAccount() {
       el("button", { type: "button", class: "switch", id: "logout", onclick: async () => {
         try { await api("POST", "/api/logout", {}); } catch (e) { /* the cookie ends with the session anyway */ }
         tokens.forgetAll();
+        localStorage.removeItem("ludothek.lessons");  // the account keeps them; the next person starts afresh
         setMe(null);
         route();
       } }, t("logout")));
@@ -251,6 +253,7 @@ export async function route() {
     if ((match = path.match(/^\/play\/([A-Za-z0-9_-]+)$/))) cleanup = await renderGame(root, match[1]);
     else if (path === "/archive") cleanup = await renderArchive(root);
     else if ((match = path.match(/^\/rules(?:\/([a-z0-9_]+))?$/))) cleanup = await renderRules(root, match[1]);
+    else if ((match = path.match(/^\/learn(?:\/([a-z0-9_]+))?$/))) cleanup = await renderLearn(root, match[1]);
     else if (path === "/login") cleanup = await renderLogin(root);
     else if (path === "/lobby") cleanup = await renderLobby(root);
     else if ((match = path.match(/^\/players\/([^/]+)$/))) cleanup = await renderProfile(root, decodeURIComponent(match[1]));

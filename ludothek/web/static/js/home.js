@@ -14,7 +14,8 @@ export async function renderHome(root) {
   // the catalogue comes in display order: the first game is the default
   if (!form.game || !byName[form.game]) form.game = games.length ? games[0].name : null;
   const lang = getLang();
-  root.append(el("h1", {}, t("choose_game")), el("p", { class: "sub" }, t("tagline")));
+  root.append(el("h1", {}, t("choose_game")), el("p", { class: "sub" }, t("tagline")),
+    el("p", { class: "learn-link" }, el("a", { href: "/learn", "data-link": true, id: "home-learn" }, t("learn_home"))));
   // the games are buttons: Tab reaches them, Enter or Space chooses one
   const cards = el("div", { class: "games", role: "group", "aria-label": t("game_pictures") });
   root.append(cards);
