@@ -1,4 +1,4 @@
-// Zoom and pan for a board whose cells are too small to hit on the screen (Trike 13 on a phone:
+// Zoom and pan for a board whose cells are too small to hit on the screen (the largest boards on a phone:
 // cells of about 22 px). It works on the board's viewBox, so the drawing stays sharp and board.js
 // knows nothing of it: the game page hands each newly drawn board to attach(). Zoom buttons show
 // only on such a board; two fingers pinch, one finger drags the zoomed board (a drag never counts
