@@ -133,6 +133,22 @@ export function boardZoom(wrap) {
     }
   });
 
+  // how far this board needs to zoom on this screen (again when the screen turns or resizes)
+  function fit() {
+    const least = scale() > 0 ? smallestCell() : Infinity;  // not laid out: nothing to measure
+    most = least < TARGET ? Math.min(6, Math.max(2, (TARGET * 1.25) / least)) : 1;
+    view = clamp(view);
+    if (most > 1) { if (!bar.isConnected) wrap.append(bar); } else bar.remove();
+    apply();
+  }
+  if (window.ResizeObserver) {
+    let width = 0;
+    new ResizeObserver(() => {
+      const now = wrap.clientWidth;
+      if (svgEl && now !== width) { width = now; fit(); }
+    }).observe(wrap);
+  }
+
   return {
     // a newly drawn board: the same zoom and place as the one it replaces
     attach(board) {
@@ -141,11 +157,8 @@ export function boardZoom(wrap) {
       const next = { x: b.x, y: b.y, w: b.width, h: b.height };
       if (!base || next.w !== base.w || next.h !== base.h || next.x !== base.x || next.y !== base.y) view = null;
       base = next;
-      const least = scale() > 0 ? smallestCell() : Infinity;  // not laid out: nothing to measure
-      most = least < TARGET ? Math.min(6, Math.max(2, (TARGET * 1.25) / least)) : 1;
-      view = clamp(view || { x: base.x, y: base.y, z: 1 });
-      if (most > 1) wrap.append(bar); else bar.remove();
-      apply();
+      view = view || { x: base.x, y: base.y, z: 1 };
+      fit();
     },
     get zoom() { return view ? view.z : 1; },
   };
