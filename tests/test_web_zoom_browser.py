@@ -134,6 +134,17 @@ def test_a_tap_on_a_zoomed_board_plays(phone, server):
     phone.mouse.click(cell[1], cell[2])
     phone.wait_for_function("() => window.ludothekGame.view.plies === 1")
     assert phone.evaluate("() => window.ludothekGame.view.history[0].text").startswith(cell[0])
+    # the keyboard: a cell out of view that takes the focus comes into view
+    inside = """name => {
+        const box = document.querySelector('svg.board').getBoundingClientRect();
+        const r = document.querySelector(`svg.board polygon.cell[data-cell="${name}"]`).getBoundingClientRect();
+        return r.left >= box.left && r.right <= box.right && r.top >= box.top && r.bottom <= box.bottom;
+    }"""
+    far = phone.evaluate("""() => [...document.querySelectorAll('svg.board polygon.cell[data-cell][tabindex]')]
+        .map((c) => c.dataset.cell).find((name) => name === 'm1' || name === 'a1')""")
+    assert far and not phone.evaluate(inside, far)
+    phone.focus(f'svg.board polygon.cell[data-cell="{far}"]')
+    assert phone.evaluate(inside, far)
 
 
 def test_every_board_kind_zoomed_in_light_and_dark(phone, server):
