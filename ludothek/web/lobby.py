@@ -27,9 +27,9 @@ from sqlalchemy import delete, func, insert, select, update
 from starlette.websockets import WebSocket
 
 from ..core.errors import LudothekError
+from ..ratings import Rating
 from . import clocks
 from .service import GameService, WebError, game_and_options, new_state, rated_arg
-from ..ratings import Rating
 from .store import PROVISIONAL_DEVIATION, Account, Store, hash_token, ratings_table, seeks_table
 from .texts import TEXTS
 

@@ -11,6 +11,7 @@ from ..ratings import Rating
 from .accounts import name_key
 from .service import GameService
 from .store import PROVISIONAL_DEVIATION, Store, games_table, rating_history_table, ratings_table, users_table
+
 LEADERBOARD_SIZE = 100
 RECENT_GAMES = 20
 
