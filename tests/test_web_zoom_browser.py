@@ -88,6 +88,7 @@ def test_a_fine_board_zooms_until_every_cell_takes_a_finger(phone, server, game,
     zoom_all_the_way(phone)
     assert phone.evaluate(SMALLEST_CELL) >= TARGET
     assert min(phone.evaluate(LABELS) or [99]) >= 8
+    shot(phone, f"zoom-most-{game}{options.get('size', '')}")
     assert phone.evaluate(VIEWBOX) != whole
     # redrawn (a new board after any change) it stays zoomed
     assert float(phone.get_attribute(".board-wrap", "data-zoom")) > 1
