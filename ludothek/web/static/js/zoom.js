@@ -81,6 +81,7 @@ export function boardZoom(wrap) {
 
   wrap.addEventListener("pointerdown", (e) => {
     if (!svgEl || most <= 1 || !e.target.closest || !e.target.closest("svg.board")) return;
+    if (e.isPrimary) pointers.clear();  // a new touch: fingers lifted outside the board are gone
     pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
     dragged = false;
     if (pointers.size === 2) {
