@@ -128,6 +128,8 @@ def colour_name(colour: str, lang: str) -> str:
 
 # ---------------------------------------------------------------------------- the web app
 #: UI text of the web app, served to the browser as JSON (``/api/i18n``); ``{name}`` fills in.
+#: A text whose ``{n}`` is a count may have a form for one, ``key_one``: the page picks it with
+#: ``Intl.PluralRules`` (``key`` itself is the form for any other number).
 WEB: dict[str, dict[str, str]] = {
     "app_name": {"en": "Ludothek", "de": "Ludothek"},
     "nav_play": {"en": "Play", "de": "Spielen"},
@@ -450,10 +452,10 @@ WEB: dict[str, dict[str, str]] = {
     "clock_kind_live": {"en": "Minutes + increment", "de": "Minuten + Zuschlag"},
     "clock_kind_days": {"en": "Days per move (correspondence)", "de": "Tage pro Zug (Fernpartie)"},
     "days_per_move": {"en": "Days per move", "de": "Tage pro Zug"},
-    "day_one": {"en": "1 day", "de": "1 Tag"},
     "days_n": {"en": "{n} days", "de": "{n} Tage"},
-    "clock_day": {"en": "1 day per move", "de": "1 Tag pro Zug"},
+    "days_n_one": {"en": "{n} day", "de": "{n} Tag"},
     "clock_days": {"en": "{n} days per move", "de": "{n} Tage pro Zug"},
+    "clock_days_one": {"en": "{n} day per move", "de": "{n} Tag pro Zug"},
     "time_dh": {"en": "{d} d {h} h", "de": "{d} T. {h} Std."},
     "time_hm": {"en": "{h} h {m} min", "de": "{h} Std. {m} Min."},
     "time_m": {"en": "{m} min", "de": "{m} Min."},
@@ -463,6 +465,7 @@ WEB: dict[str, dict[str, str]] = {
     "rating_gained": {"en": "rating up by {n}", "de": "Wertungszahl um {n} gestiegen"},
     "rating_lost": {"en": "rating down by {n}", "de": "Wertungszahl um {n} gesunken"},
     "your_turn_count": {"en": "{n} waiting for your move", "de": "{n} warten auf deinen Zug"},
+    "your_turn_count_one": {"en": "{n} waiting for your move", "de": "{n} wartet auf deinen Zug"},
     "your_turn_mark": {"en": "Your move", "de": "Du bist am Zug"},
     "notify_me": {"en": "Notify me when it is my move", "de": "Benachrichtige mich, wenn ich am Zug bin"},
     "notify_denied": {"en": "This browser does not allow notifications from this site.",
@@ -471,12 +474,14 @@ WEB: dict[str, dict[str, str]] = {
     "all_games": {"en": "All games", "de": "Alle Spiele"},
     "player_name": {"en": "Player name", "de": "Spielername"},
     "games_found": {"en": "{n} games found", "de": "{n} Partien gefunden"},
+    "games_found_one": {"en": "{n} game found", "de": "{n} Partie gefunden"},
     # profiles and the leaderboard
     "member_since": {"en": "Playing here since {date}", "de": "Spielt hier seit {date}"},
     "profile_missing": {"en": "Nobody by this name", "de": "Niemand mit diesem Namen"},
     "no_rated_games": {"en": "No rated games yet.", "de": "Noch keine gewerteten Partien."},
     "recent_games": {"en": "Recent games", "de": "Letzte Partien"},
     "games_n": {"en": "{n} rated games", "de": "{n} gewertete Partien"},
+    "games_n_one": {"en": "{n} rated game", "de": "{n} gewertete Partie"},
     "wins_n": {"en": "{n} won", "de": "{n} gewonnen"},
     "draws_n": {"en": "{n} drawn", "de": "{n} remis"},
     "losses_n": {"en": "{n} lost", "de": "{n} verloren"},
@@ -489,8 +494,8 @@ WEB: dict[str, dict[str, str]] = {
         "en": "{n} ratings from {start} to {end}: from {from} to {to}; highest {high}, lowest {low}.",
         "de": "{n} Wertungszahlen vom {start} bis zum {end}: von {from} auf {to}; höchste {high}, niedrigste {low}.",
     },
-    "rating_chart_one": {"en": "One rating so far: {value} on {date}.",
-                         "de": "Bisher eine Wertungszahl: {value} am {date}."},
+    "rating_chart_one": {"en": "One rated game so far: from {from} at the start to {value} on {date}.",
+                         "de": "Bisher eine gewertete Partie: von {from} zu Beginn auf {value} am {date}."},
     "rating_chart_wait": {"en": "The line grows with every rated game.",
                           "de": "Die Linie wächst mit jeder gewerteten Partie."},
     "leaderboard_title": {"en": "Leaderboard", "de": "Bestenliste"},
@@ -557,6 +562,15 @@ WEB: dict[str, dict[str, str]] = {
     "learn_play": {"en": "Play against {bot}", "de": "Gegen {bot} spielen"},
     "learn_click_piece": {"en": "Click a piece, then the cell it should go to.", "de": "Klicke eine Figur an, dann das Feld, auf das sie soll."},
     "learn_click_cell": {"en": "Click the cell you want.", "de": "Klicke das gewünschte Feld an."},
+    # the rating chart's first point: where every rating starts
+    "rating_start": {"en": "Starting rating", "de": "Wertungszahl zu Beginn"},
+    # the compact header on a phone
+    "menu": {"en": "Menu", "de": "Menü"},
+    # zooming a large board (on a phone)
+    "zoom_in": {"en": "Zoom in", "de": "Vergrößern"},
+    "zoom_out": {"en": "Zoom out", "de": "Verkleinern"},
+    "zoom_hint": {"en": "Drag to move the board; pinch or use the buttons to zoom.",
+                  "de": "Zum Verschieben ziehen; zum Zoomen mit zwei Fingern spreizen oder die Knöpfe nutzen."},
 }
 
 

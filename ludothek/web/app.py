@@ -480,8 +480,9 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         lang = language_of(ws.query_params.get("lang") or ws.headers.get("accept-language"))
         await ws.accept()
         user = await accounts.session(session_secret(ws.scope)) if same_origin(ws.scope) else None
-        await lobby.connect(ws, user)
         try:
+            # inside the try: a page that is gone before its first list arrives is no error
+            await lobby.connect(ws, user)
             while True:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
@@ -528,8 +529,11 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
             view = await service.get_view(game_id)
         except WebError as exc:
             error = {"type": "error", "status": exc.status, **_error_fields(exc, lang)}
-            await ws.send_text(orjson.dumps(error).decode())
-            await ws.close(code=4404)
+            try:
+                await ws.send_text(orjson.dumps(error).decode())
+                await ws.close(code=4404)
+            except WebSocketDisconnect:
+                pass  # the page left before the answer
             return
         hub.join(game_id, ws)
         client = client_of(ws.scope)

@@ -54,6 +54,9 @@ from . import migrations
 from .metrics import DB_COMMIT
 from .notify import CHANNEL, is_postgres, payload
 
+#: a rating this uncertain is provisional (lichess's threshold): shown with "?" and ranked last
+PROVISIONAL_DEVIATION = 110.0
+
 metadata = MetaData()
 
 games_table = Table(
@@ -658,7 +661,8 @@ def _rate(cursor: Any, statements: _Statements, game: GameRow, rate: tuple[int, 
         cursor.execute(statements.set_rating, values)
         cursor.execute(statements.rating_history, {**values, "game_id": game.id})
         changes.append({"before": round(was.value, 2), "after": round(rating.value, 2),
-                        "delta": round(rating.value - was.value, 2), "deviation": round(rating.deviation, 2)})
+                        "delta": round(rating.value - was.value, 2), "deviation": round(rating.deviation, 2),
+                        "deviation_before": round(was.deviation, 2)})
     cursor.execute(statements.game_ratings, {"id": game.id, "ratings": json.dumps(changes)})
     return changes
 

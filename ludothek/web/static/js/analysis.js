@@ -2,7 +2,7 @@
 // after every ply as a chart (click a point to see that position), inaccuracies, mistakes and
 // blunders marked in the move list with the better move, and for a solved game the exact value
 // ("win in 7") of every position. The server computes it in its bot pool and keeps it.
-import { api, el, t, colourName } from "./app.js";
+import { api, el, t, num, colourName } from "./app.js";
 import { svg } from "./board.js";
 
 export const SYMBOL = { inaccuracy: "?!", mistake: "?", blunder: "??" };
@@ -87,7 +87,7 @@ function exactText(exact, seat) {
 }
 
 function signed(value) {
-  return `${value >= 0 ? "+" : "\u2212"}${Math.abs(value).toFixed(2)}`;
+  return `${value >= 0 ? "+" : "\u2212"}${num(Math.abs(value), 2)}`;
 }
 
 // the card in the side panel: the Analyse button, the progress, or the chart and what it says

@@ -28,7 +28,8 @@ export async function renderHome(root) {
     const name = info.name;
     const card = el("button", { type: "button", class: "card game-card" + (form.game === name ? " chosen" : ""), "data-game": name,
       "aria-pressed": form.game === name ? "true" : "false" },
-      el("span", { class: "pic" }), el("span", { class: "name" }, info.title[lang] || info.title.en));
+      el("span", { class: "pic" }), el("span", { class: "name" }, info.title[lang] || info.title.en),
+      info.summary ? el("span", { class: "summary" }, info.summary[lang] || info.summary.en) : null);
     card.addEventListener("click", () => { form.game = name; form.options = {}; renderHomeAgain(root); });
     const small = info.options.some((o) => o.name === "size") ? "&o.size=7" : "";
     if (!pictures.has(name)) pictures.set(name, api("GET", `/api/preview?game=${encodeURIComponent(name)}${small}`));
