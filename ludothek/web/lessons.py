@@ -55,8 +55,8 @@ TEXTS = Catalog("lessons", {
     "no_move": ("there is no move from {source} to {target} in this game",
                 "in diesem Spiel gibt es keinen Zug von {source} nach {target}"),
     "no_cell_move": ("{cell} has no move of its own in this game", "{cell} hat in diesem Spiel keinen eigenen Zug"),
-    "try_fields": ('a try names a "move", or the cells "from" and "to" that were clicked',
-                   'ein Versuch nennt einen "move" oder die angeklickten Felder "from" und "to"'),
+    "try_fields": ("a try names a {move}, or the cells {source} and {target} that were clicked",
+                   "ein Versuch nennt einen {move} oder die angeklickten Felder {source} und {target}"),
     "progress_list": ("progress is an object {example}", "der Fortschritt ist ein Objekt {example}"),
     "login_needed": ("log in to keep your progress in your account",
                      "melde dich an, um deinen Fortschritt im Konto zu speichern"),
@@ -241,7 +241,7 @@ def judge(game: str, step: dict[str, Any], data: dict[str, Any], lang: str) -> d
     if move is None:
         texts = all(isinstance(cell, (str, type(None))) for cell in (source, target))
         if not texts or not (source or target):
-            raise WebError(400, TEXTS("try_fields"))
+            raise WebError(400, TEXTS("try_fields", move='"move"', source='"from"', target='"to"'))
         source, target = (source or "")[:20] or None, (target or "")[:20] or None
         fitting = [info for info in legal_move_infos(state, ad)
                    if _same(info.get("from"), source) and _same(info.get("to"), target)]
@@ -252,7 +252,7 @@ def judge(game: str, step: dict[str, Any], data: dict[str, Any], lang: str) -> d
             reason = TEXTS("no_move", source=source, target=target) if target else TEXTS("no_cell_move", cell=source)
             return _wrong(step, False, reason.text(lang), lang)
     if not isinstance(move, str) or not move.strip() or len(move) > 80:
-        raise WebError(400, TEXTS("try_fields"))
+        raise WebError(400, TEXTS("try_fields", move='"move"', source='"from"', target='"to"'))
     try:
         action = state.parse_move(move)
     except LudothekError as exc:
