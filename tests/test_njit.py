@@ -35,6 +35,16 @@ def test_literal_and_narrow_arguments_share_one_compilation():
     assert str(signature[1]) == "int64" and str(signature[2]) == "bool"
 
 
+@njit
+def _hashed(value):
+    return hash(value)  # numba's hash calls its own jitted helpers with literal names
+
+
+def test_numbas_own_helpers_keep_their_literal_arguments():
+    assert _hashed(np.int64(12345)) == hash(12345)
+    assert _caller(np.arange(2, dtype=np.int64), np.array([1], dtype=np.int32)) == 0 - 3 + 2 - 1
+
+
 def test_every_kernel_module_takes_njit_from_ludothek():
     offenders = []
     for path in PACKAGE.rglob("*.py"):

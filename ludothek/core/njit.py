@@ -11,15 +11,37 @@ once per distinct array argument instead, and changes no result: the widening ke
 value, and a kernel's arithmetic on narrower integers is done in int64 by numba anyway.
 Measured on the first ``bot:1`` move of a dice game on an empty cache: 67 → 44 CPU s (docs/KERNEL_SPEED.md).
 
-Kernel modules import ``njit`` from here, never from numba (an architecture test checks).
+Kernel modules import ``njit`` from here, never from numba (a test checks); numba's own jitted
+helpers keep their literal calls.
 """
 
 from __future__ import annotations
 
-from numba import njit, types
+from typing import Any
+
+import numba
+from numba import types
 from numba.core.dispatcher import Dispatcher
 
 __all__ = ["njit"]
+
+_OURS = "_ludothek_plain_calls"  # set on the dispatchers this njit makes
+
+
+def njit(*args: Any, **options: Any) -> Any:
+    """``numba.njit``, the kernel marked to be called by plain types. Only our kernels are:
+    numba's own jitted helpers (e.g. ``hasattr``'s) need the literal values they are given."""
+    made = numba.njit(*args, **options)
+    if isinstance(made, Dispatcher):  # @njit without parentheses
+        setattr(made, _OURS, True)
+        return made
+
+    def decorate(function: Any) -> Dispatcher:
+        kernel = made(function)
+        setattr(kernel, _OURS, True)
+        return kernel
+
+    return decorate
 
 
 def _plain(argument: types.Type) -> types.Type:
@@ -31,13 +53,15 @@ def _plain(argument: types.Type) -> types.Type:
 
 def _install() -> None:
     typed_by_call = Dispatcher.get_call_template
-    if getattr(typed_by_call, "_ludothek", False):
+    if getattr(typed_by_call, _OURS, False):
         return
 
     def get_call_template(self, args, kws):
-        return typed_by_call(self, tuple(_plain(a) for a in args), {k: _plain(v) for k, v in kws.items()})
+        if getattr(self, _OURS, False):
+            args, kws = tuple(_plain(a) for a in args), {k: _plain(v) for k, v in kws.items()}
+        return typed_by_call(self, args, kws)
 
-    get_call_template._ludothek = True
+    setattr(get_call_template, _OURS, True)
     Dispatcher.get_call_template = get_call_template
 
 
