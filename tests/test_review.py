@@ -9,7 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from ludothek.ai import review as R
-from ludothek.ai.review import BLUNDER, INACCURACY, MISTAKE, mark_of, merge, review_game, spans
+from ludothek.ai.review import BLUNDER, INACCURACY, MISTAKE, merge, review_game, spans
+from ludothek.ai.winchance import mark_of
 from ludothek.cli import main
 from ludothek.core.errors import LudothekError
 from ludothek.core.record import Record, dump
@@ -32,8 +33,9 @@ def random_game(game: str, plies: int, seed: int, **options):
 
 
 def test_marks_by_the_size_of_the_loss():
-    assert (INACCURACY, MISTAKE, BLUNDER) == (0.1, 0.2, 0.3)
-    assert [mark_of(x) for x in (0.0, 0.09, 0.1, 0.19, 0.2, 0.29, 0.3, 2.0)] == [
+    # percentage points of winning chances
+    assert (INACCURACY, MISTAKE, BLUNDER) == (10, 20, 30)
+    assert [mark_of(x) for x in (0.0, 9.9, 10, 19.9, 20, 29.9, 30, 100)] == [
         None, None, "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
 
 
@@ -43,11 +45,12 @@ def test_a_losing_move_where_a_winning_one_was_there_is_a_blunder():
     result = review_game(start, moves)
     assert start.ply == 0 and start.position().startswith("1/bW")  # the start is left as it was
     assert result.method == "search" and result.agent == "mcts" and result.budget == R.BUDGETS["mcts"]
-    assert result.start == {"ply": 0, "eval": 1.0, "exact": None}  # Black (seat 0) wins with a1
+    # Black (seat 0) wins with a1, and the search says so
+    assert result.start == {"ply": 0, "eval": 1.0, "win": 100.0, "exact": None, "next_best": "a1", "line": ["a1"]}
     first, second = result.entries
     assert (first.ply, first.move, first.colour, first.seat, first.chance) == (1, "d4", "black", 0, False)
     assert first.eval == -1.0 and first.mark == "blunder" and first.symbol == "??"
-    assert first.best == "a1" and first.best_eval == 1.0 and first.loss == 2.0
+    assert first.best == "a1" and first.best_eval == 1.0 and first.loss == 100.0 and first.win == 0.0
     # White took the win: the best move, nothing to mark
     assert (second.move, second.colour, second.eval, second.mark, second.best, second.loss) == ("c3", "white", -1.0,
                                                                                                    None, None, 0.0)
@@ -143,7 +146,8 @@ def test_bitis_values_are_the_solved_tables():
             assert (entry.best is None) == (played.rank == top)
             marked += entry.mark is not None
             if entry.mark:
-                assert R.exact_text(entry.best_exact, entry.seat) != R.exact_text(entry.exact, entry.seat)
+                assert R.exact_key(entry.best_exact, entry.seat) != R.exact_key(entry.exact, entry.seat)
+            assert "in 0" not in R.exact_text(entry.exact, entry.seat)
     assert marked  # the lower levels do throw results away
 
 
@@ -179,6 +183,27 @@ def test_review_command(tmp_path):
     exact = CliRunner().invoke(main, ["review", str(path)])
     assert exact.exit_code == 0, exact.output
     assert "exact values from the solved table" in exact.output
-    assert any(word in exact.output for word in ("win in", "loss in", "draw"))
+    assert any(word in exact.output for word in ("wins in", "loses in", "with this move", "draw"))
+    assert "wins in 0" not in exact.output and "loses in 0" not in exact.output
     missing = CliRunner().invoke(main, ["review", str(tmp_path / "none.ludo")])
     assert missing.exit_code == 2
+
+
+def test_solved_values_in_natural_words_english_and_german():
+    """Bitis's labels (issue 31): the winner's own moves still to make, plurals, and a move
+    that ends the game says so: never "in 0"."""
+    words = R.exact_text
+    assert words({"winner": 0, "plies": 0}, 0) == "wins with this move"
+    assert words({"winner": 0, "plies": 0}, 0, "de") == "gewinnt mit diesem Zug"
+    assert words({"winner": 0, "plies": 0}, 0, best=True) == "wins at once"
+    assert words({"winner": 0, "plies": 0}, 0, "de", best=True) == "gewinnt sofort"
+    assert words({"winner": 1, "plies": 0}, 0) == "loses with this move"
+    assert words({"winner": 0, "plies": 2}, 0) == "wins in 1 move"
+    assert words({"winner": 0, "plies": 2}, 0, "de") == "gewinnt in 1 Zug"
+    assert words({"winner": 0, "plies": 4}, 0) == "wins in 2 moves"
+    assert words({"winner": 0, "plies": 4}, 0, "de") == "gewinnt in 2 Zügen"
+    assert words({"winner": 1, "plies": 1}, 0) == "loses in 1 move"
+    assert words({"winner": 1, "plies": 5}, 0) == "loses in 3 moves"
+    assert words({"winner": 1, "plies": 5}, 0, "de") == "verliert in 3 Zügen"
+    assert words({"winner": None, "plies": None}, 1, "de") == "remis"
+    assert words(None, 0) == ""
