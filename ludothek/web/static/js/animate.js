@@ -95,7 +95,7 @@ export function animateMove(wrap, before, last) {
       jobs.push(run(ghost, [{ opacity: 1, transform: "scale(1)" }, { opacity: 0, transform: "scale(0.6)" }], { fill: "forwards" })
         .then(() => ghost.remove()));
     }
-    // a pawn that the moves push around (Trike's) slides from where it stood
+    // a pawn that the moves push around (a shared piece, class "pawn") slides from where it stood
     const oldPawn = before.pieces.find((p) => p.pawn), newPawn = now.find((p) => p.pawn);
     if (oldPawn && newPawn && Math.hypot(oldPawn.at[0] - newPawn.at[0], oldPawn.at[1] - newPawn.at[1]) > 0.01) {
       jobs.push(run(newPawn.node, [{ transform: `translate(${oldPawn.at[0] - newPawn.at[0]}px, ${oldPawn.at[1] - newPawn.at[1]}px)` },
