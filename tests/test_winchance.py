@@ -66,3 +66,9 @@ def test_thresholds_in_percentage_points():
     # an inaccuracy's worth of winning chances under Trigeo's calibration
     drop = W.win_percent("trigeo", 0.02) - W.win_percent("trigeo", -0.33)
     assert W.mark_of(drop) is not None
+
+
+def test_a_proven_result_is_certain():
+    for game in ("trike", "trigeo"):
+        assert W.win_percent(game, 1.0) == 100.0 and W.win_percent(game, -1.0) == 0.0
+        assert 0.0 < W.win_percent(game, -0.999) < W.win_percent(game, 0.999) < 100.0

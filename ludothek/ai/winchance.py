@@ -99,7 +99,10 @@ def calibration(game: str) -> dict[str, Any] | None:
 
 
 def win_percent(game: str, value: float) -> float:
-    """Seat 0's winning chances in percent at the review's evaluation ``value``."""
+    """Seat 0's winning chances in percent at the review's evaluation ``value`` (±1 is a result
+    the search proved: 100 or 0)."""
+    if abs(value) >= 1.0:
+        return 100.0 if value > 0 else 0.0
     data = calibration(game)
     if data is None:
         return 50.0 * (1.0 + max(-1.0, min(1.0, value)))
