@@ -12,10 +12,16 @@ import pytest
 from ludothek.core.registry import game_class
 
 from .browser import require_browser, shot
-from .test_web_analysis_browser import TRIKE_CHOICE, api, axe_problems, hotseat, open_as, wait
+from .test_web_a11y_browser import axe_source, serious_violations
+from .test_web_analysis_browser import TRIKE_CHOICE, api, hotseat, open_as, wait
 
 sync_api = require_browser()
 httpx = pytest.importorskip("httpx")
+
+
+def axe_problems(page) -> list[str]:
+    """axe-core's serious findings on the page (the test is skipped without axe-core)."""
+    return serious_violations(page, axe_source())
 
 
 def analysed(page, server, game_id, token):
