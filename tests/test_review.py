@@ -207,3 +207,10 @@ def test_solved_values_in_natural_words_english_and_german():
     assert words({"winner": 1, "plies": 5}, 0, "de") == "verliert in 3 Zügen"
     assert words({"winner": None, "plies": None}, 1, "de") == "remis"
     assert words(None, 0) == ""
+
+
+def test_the_web_page_says_solved_values_in_the_same_words():
+    from ludothek.i18n import WEB
+
+    for key, (english, german) in R.EXACT_WORDS.items():
+        assert WEB[f"exact_{key}"] == {"en": english, "de": german}

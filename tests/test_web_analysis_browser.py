@@ -199,3 +199,13 @@ def test_a_bitis_game_shows_exact_values(page, server):
     exact = page.locator("#analysis-exact").inner_text()
     assert exact.startswith("A: ") and exact[3:] == words[0]
     shot(page, "analysis-bitis")
+    # German, with its plurals: "gewinnt in 1 Zug", "verliert in 3 Zügen", "gewinnt mit diesem Zug"
+    page.evaluate("() => localStorage.setItem('ludothek.lang', 'de')")
+    page.reload()
+    wait(page, "() => document.querySelectorAll('#movelist .exact-label').length", name="bitis-de")
+    german = [labels.nth(i).inner_text() for i in range(labels.count())]
+    natural = ("gewinnt mit diesem Zug", "verliert mit diesem Zug", "remis", "gewinnt in 1 Zug", "verliert in 1 Zug")
+    assert all(w in natural or re.fullmatch(r"(gewinnt|verliert) in ([2-9]|[1-9][0-9]+) Zügen", w) for w in german), german
+    assert [w.split(" ")[0] for w in german] == [
+        {"wins": "gewinnt", "loses": "verliert", "draw": "remis"}[w.split(" ")[0]] for w in words]
+    page.evaluate("() => localStorage.setItem('ludothek.lang', 'en')")

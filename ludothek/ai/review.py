@@ -524,11 +524,13 @@ def table(review: Review) -> Any:
 
     solved = review.method == "solution"
     who = f"{review.colours[0]}'s view" if review.colours else "seat 0's view"
-    grid = Table(title=f"{review.game}: evaluation after each ply ({who}, -1 … +1)", title_justify="left")
+    grid = Table(title=f"{review.game}: evaluation after each ply ({who}, -1 … +1, and winning chances in %)",
+                 title_justify="left")
     grid.add_column("ply", justify="right", style="dim")
     grid.add_column("who")
     grid.add_column("move")
     grid.add_column("eval", justify="right")
+    grid.add_column("win %", justify="right")
     if solved:
         grid.add_column("exact (mover)")
     grid.add_column("mark")
@@ -541,7 +543,8 @@ def table(review: Review) -> Any:
             best = f"{entry.best} ({entry.best_eval:+.2f})" if entry.best_eval is not None else entry.best
             if solved and entry.best_exact:
                 best = f"{entry.best} ({exact_text(entry.best_exact, entry.seat, best=True)})"
-        row = [str(entry.ply), entry.colour or "chance", entry.move + entry.symbol, f"{entry.eval:+.2f}"]
+        row = [str(entry.ply), entry.colour or "chance", entry.move + entry.symbol, f"{entry.eval:+.2f}",
+               f"{entry.win:.0f}"]
         if solved:
             row.append(exact_text(entry.exact, entry.seat) if entry.seat is not None else "")
         grid.add_row(*row, mark, best)

@@ -318,7 +318,7 @@ export function drawArrow(page, wrap) {
     const [[x1, y1], [x2, y2]] = ends;
     const length = Math.hypot(x2 - x1, y2 - y1) || 1;
     const [ux, uy] = [(x2 - x1) / length, (y2 - y1) / length];
-    const head = 0.42, tipX = x2 - ux * 0.15, tipY = y2 - uy * 0.15;
+    const head = 0.55, tipX = x2 - ux * 0.15, tipY = y2 - uy * 0.15;
     const baseX = tipX - ux * head, baseY = tipY - uy * head;
     group.append(
       svg("line", { x1, y1, x2: baseX, y2: baseY, class: "best-shaft" }),

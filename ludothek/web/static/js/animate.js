@@ -104,7 +104,9 @@ export function animateMove(wrap, before, last) {
   }
   if (!jobs.length) return Promise.resolve(false);
   wrap.dataset.animating = "1";
-  return Promise.all(jobs).then(() => {
+  // a hidden tab may hold its animations: the page never waits much longer than one
+  const bound = new Promise((resolve) => setTimeout(resolve, DURATION * 4));
+  return Promise.race([Promise.all(jobs), bound]).then(() => {
     delete wrap.dataset.animating;
     wrap.dataset.animated = String(Number(wrap.dataset.animated || 0) + 1);
     wrap.dispatchEvent(new CustomEvent("animated", { detail: last }));
