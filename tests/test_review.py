@@ -214,3 +214,46 @@ def test_the_web_page_says_solved_values_in_the_same_words():
 
     for key, (english, german) in R.EXACT_WORDS.items():
         assert WEB[f"exact_{key}"] == {"en": english, "de": german}
+
+
+def test_the_played_move_is_judged_against_the_searchs_next_candidates_even_when_it_was_its_choice():
+    """A move the search chose at first sight is still compared with other moves, each searched
+    as the played one: a real drop is marked even when the search's first choice made it."""
+    from ludothek.ai.base import Analysis
+
+    analysis = Analysis(best=5, scores={5: 0.4, 7: 0.3, 9: 0.1, 2: -0.5}, visits={})
+    assert R._candidates(analysis, 5) == [7, 9]
+    assert R._candidates(analysis, 7) == [5, 9]
+    mcts = Analysis(best=2, scores={2: 0.1, 3: 0.2, 4: 0.0}, visits={2: 90, 3: 5, 4: 40})
+    assert R._candidates(mcts, 2) == [4, 3]
+
+    class Judge(R._Search):
+        """The search's values: the first choice (5) looks best before the move, but after it
+        the position is worth far less than after 7."""
+
+        def evaluate(self, state, iterations=None):
+            worth = {5: -0.3, 7: 0.2, 9: 0.0}
+            return R._Value(worth[state.history[-1]], win=50 * (1 + worth[state.history[-1]]))
+
+    class State:
+        history: list[int] = []
+
+        def legal_actions(self):
+            return [5, 7, 9, 2]
+
+        def current_player(self):
+            return 0
+
+        def action_to_str(self, action):
+            return f"m{action}"
+
+        def apply_action(self, action):
+            self.history.append(action)
+
+        def undo(self):
+            self.history.pop()
+
+    judge = Judge("trigeo", "alphabeta", 100, 1)
+    entry = R.Entry(1, "m5", "white", 0, False, -0.3, 35.0)
+    judge.judge(State(), 5, R._Value(0.4, analysis), R._Value(-0.3, win=35.0), entry)
+    assert entry.best == "m7" and entry.loss == pytest.approx(25.0) and entry.mark == "mistake"
