@@ -413,7 +413,6 @@ WEB: dict[str, dict[str, str]] = {
     "analysis_line": {"en": "Expected line", "de": "Erwartete Fortsetzung"},
     "analysis_line_step": {"en": "Play the expected line to {move}", "de": "Erwartete Fortsetzung bis {move} spielen"},
     "analysis_line_back": {"en": "Back to the game", "de": "Zurück zur Partie"},
-    "analysis_line_shown": {"en": "Shown: the expected line after {move}", "de": "Gezeigt: die erwartete Fortsetzung nach {move}"},
     "analysis_arrow": {"en": "best move {move}", "de": "bester Zug {move}"},
     "computer": {"en": "computer", "de": "Computer"},
     # accounts (issue 11): optional; the header's account menu and the /login page

@@ -114,3 +114,20 @@ def test_a_dice_game_draws_its_best_move_as_an_arrow_from_cell_to_cell(page, ser
     assert text.startswith("Winning chances: White ") and text.endswith("%")
     shot(page, "explain-trigeo-arrow")
     assert not axe_problems(page)
+
+
+def test_the_analysis_on_a_phone_in_the_dark(browser, server):
+    from .browser import checked_page
+
+    game_id, token, _ = hotseat(server, "trike", ["d4", "c3"], options={"size": 7}, position=TRIKE_CHOICE)
+    with checked_page(browser, viewport={"width": 390, "height": 844}, color_scheme="dark") as page:
+        analysed(page, server, game_id, token)
+        page.locator('#eval-chart circle.ply-point[data-ply="1"]').click()
+        wait(page, "() => window.ludothekGame.replayIndex === 0", name="explain-phone")
+        page.wait_for_selector('#best-arrow[data-cells="c3"]')
+        page.locator("#analysis-line .line-move").first.click()
+        wait(page, "() => window.ludothekGame.line && window.ludothekGame.line.at === 0", name="explain-phone-line")
+        assert page.evaluate("() => document.scrollingElement.scrollWidth") <= 390
+        page.locator("#analysis").scroll_into_view_if_needed()
+        shot(page, "explain-phone-dark")
+        assert not axe_problems(page)
