@@ -29,9 +29,14 @@ WATCH = """() => {
         version: wrap.dataset.version, running: board ? board.getAnimations({ subtree: true }).length : 0,
         at: performance.now(),
       });
-      // something else to draw arrives while a move is played out (as a quick next reply
-      // would): the page must keep it until the animation is over
-      if (wrap.dataset.animating === '1' && !window.pokedDuring) { window.pokedDuring = true; window.ludothekGame.draw(); }
+      // a next position arrives while a move is played out (as a quick next reply would): the
+      // page must keep it until the animation is over
+      if (wrap.dataset.animating === '1' && !window.pokedDuring) {
+        const game = window.ludothekGame;
+        window.pokedDuring = game.view.version;
+        game.view = { ...game.view, version: game.view.version + 1000 };
+        game.draw();
+      }
     }
   }).observe(wrap, { attributes: true, childList: true });
 }"""
@@ -46,7 +51,7 @@ def trike_after_the_pie(seed: int = 3) -> str:
     return state.position()
 
 
-def bot_game(page, server):
+def bot_game(page, server, watch=True):
     created = httpx.post(server + "/api/games", json={
         "game": "trike", "options": {"size": 7}, "opponent": "bot", "bot": "bot:1", "seat": 0,
         "start": "fixed", "position": trike_after_the_pie()}, timeout=30)
@@ -57,7 +62,8 @@ def bot_game(page, server):
     page.goto(f"{server}/play/{game_id}")
     page.wait_for_function("() => window.ludothekGame && window.ludothekGame.view && window.ludothekGame.view.moves.length"
                            " && window.ludothekGame.view.to_seat === 0")
-    page.evaluate(WATCH)
+    if watch:
+        page.evaluate(WATCH)
 
 
 def play_a_move(page):
@@ -73,21 +79,22 @@ def test_the_bots_reply_is_played_out_before_anything_else_is_drawn(browser, ser
         play_a_move(page)
         # the bot's reply (the server answers within about 0.1 s) is played out on the board
         page.wait_for_selector('.board-wrap[data-animated="1"]', timeout=60000)
+        page.wait_for_function("() => window.pokedDuring")
         page.wait_for_function("() => !document.querySelector('.board-wrap').dataset.animating")
         seen = page.evaluate("() => window.seen")
         started = next(k for k, s in enumerate(seen) if s["name"] == "data-animating" and s["animating"])
         ended = next(k for k, s in enumerate(seen) if k > started and s["name"] == "data-animating" and not s["animating"])
         # while it ran, the new board's pieces were moving, and nothing else was drawn
         assert seen[started]["running"] > 0
-        assert page.evaluate("() => window.pokedDuring") is True
+        replied = page.evaluate("() => window.pokedDuring")
         assert not any(s["type"] == "childList" for s in seen[started:ended]), seen[started:ended]
-        # the drawing asked for meanwhile came after it
-        page.wait_for_function("() => window.seen.some((s, k) => k > 0 && s.type === 'childList' && "
-                               "window.seen.slice(0, k).some((e) => e.name === 'data-animating' && !e.animating))")
-        # the reply is the bot's: the board shown at the end is the bot's position
+        # the position that came meanwhile was drawn after it
+        page.wait_for_function("v => document.querySelector('.board-wrap').dataset.version === String(v + 1000)",
+                               arg=replied)
+        # the reply is the bot's: the board played out was the bot's position
         view = page.evaluate("() => window.ludothekGame.view")
         assert view["history"][-1]["colour"] != view["colours"][0] and view["to_seat"] == 0
-        assert seen[ended]["version"] == str(view["version"])
+        assert seen[ended]["version"] == str(replied) == str(view["version"] - 1000)
         # at least the animation's length (a busy machine can only make it longer)
         assert seen[ended]["at"] - seen[started]["at"] >= 150
         # and the stone the bot put down stands on the cell its move names
@@ -107,4 +114,25 @@ def test_reduced_motion_shows_the_reply_without_moving_anything(browser, server)
                                arg=version, timeout=60000)
         assert page.evaluate("() => document.querySelector('.board-wrap').dataset.animated") is None
         assert not any(s["animating"] for s in page.evaluate("() => window.seen"))
+        assert page.evaluate("() => document.querySelector('svg.board').getAnimations({ subtree: true }).length") == 0
+
+
+def test_what_the_player_does_meanwhile_finishes_the_animation_at_once(browser, server):
+    with checked_page(browser) as page:
+        bot_game(page, server, watch=False)
+        page.evaluate("""() => {
+          const wrap = document.querySelector('.board-wrap');
+          new MutationObserver(() => {
+            if (wrap.dataset.animating === '1' && !window.clicked) {
+              window.clicked = true;
+              document.querySelector('#sound').click();
+            }
+          }).observe(wrap, { attributes: true });
+        }""")
+        pressed = page.get_attribute("#sound", "aria-pressed")
+        play_a_move(page)
+        page.wait_for_function("() => window.clicked")
+        # the switch answered at once: the move is shown finished, nothing waits
+        assert page.get_attribute("#sound", "aria-pressed") != pressed
+        assert page.evaluate("() => document.querySelector('.board-wrap').dataset.animating") is None
         assert page.evaluate("() => document.querySelector('svg.board').getAnimations({ subtree: true }).length") == 0

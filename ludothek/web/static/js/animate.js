@@ -4,14 +4,22 @@
 // and lands on its face. It reads only the two drawings and the cells the server named for the
 // last move (view.last.cells): no rules. DURATION ms; under prefers-reduced-motion nothing moves.
 //
-// While it runs, the board's wrapper has data-animating="1" and the page waits with its next
-// drawing (a bot's quick reply is shown after the animation, never instead of it); when it ends
-// data-animating goes and the wrapper's data-animated counts the animations played.
+// While it runs, the board's wrapper has data-animating="1" and the page waits with drawing the
+// next position (a bot's quick reply is shown after the animation, never instead of it); what
+// the player does meanwhile (a click, a switch) finishes it at once. When it ends data-animating
+// goes and the wrapper's data-animated counts the animations played.
 
 export const DURATION = 240;
 
 export function reducedMotion() {
   return !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+}
+
+// the player acts while a move is played out: show it finished at once
+export function finishAnimation(wrap) {
+  const root = wrap && wrap.querySelector("svg.board");
+  if (root) for (const animation of root.getAnimations({ subtree: true })) animation.finish();
+  if (wrap) delete wrap.dataset.animating;
 }
 
 export function isAnimating(wrap) {

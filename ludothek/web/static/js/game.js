@@ -3,7 +3,7 @@ import { api, el, t, colourName, tokens, navigate, getLang, offline, focusKey, r
 import { drawBoard, gridDie, dieFace, svg } from "./board.js";
 import { playSound, soundOn, setSoundOn, wantSound } from "./sound.js";
 import { analysisCard, drawArrow, exactOf, lineView, loadAnalysis, markOf, showLine, startAnalysis } from "./analysis.js";
-import { animateMove, isAnimating, snapshot } from "./animate.js";
+import { animateMove, finishAnimation, isAnimating, snapshot } from "./animate.js";
 import { clockText, playerLink, ratingDelta } from "./setup.js";
 
 const SWATCH = { black: "#222", white: "#f5f0e6", a: "#3b7d4f", b: "#7b5aa6" };
@@ -47,8 +47,11 @@ export async function renderGame(root, id) {
   const topColour = { tri66: "white", grid: "b" }[page.geometry.kind];
   if (page.you.length === 1 && topColour && page.view.colours[page.you[0]] === topColour) page.flip = true;
   const draw = () => {
-    // a new drawing waits for the move being animated: a quick reply is seen after it
-    if (isAnimating(boardWrap)) { page.drawPending = true; return; }
+    // a new position waits for the move being animated: a quick reply is seen after it
+    if (isAnimating(boardWrap)) {
+      if (boardWrap.dataset.version !== String(page.view.version)) { page.drawPending = true; return; }
+      finishAnimation(boardWrap);
+    }
     const before = snapshot(boardWrap), was = boardWrap.dataset.version;
     render(page, boardWrap, side, draw);
     boardWrap.dataset.version = page.view.version;
