@@ -34,7 +34,7 @@ WATCH = """() => {
       if (wrap.dataset.animating === '1' && !window.pokedDuring) {
         const game = window.ludothekGame;
         window.pokedDuring = game.view.version;
-        game.view = { ...game.view, version: game.view.version + 1000 };
+        game.view = { ...game.view, version: game.view.version + 1000, plies: game.view.plies + 1 };
         game.draw();
       }
     }

@@ -47,16 +47,19 @@ export async function renderGame(root, id) {
   const topColour = { tri66: "white", grid: "b" }[page.geometry.kind];
   if (page.you.length === 1 && topColour && page.view.colours[page.you[0]] === topColour) page.flip = true;
   const draw = () => {
-    // a new position waits for the move being animated: a quick reply is seen after it
+    // a new move waits for the move being animated (a quick reply is seen after it); anything
+    // else (an offer, the player's own click) finishes the animation at once
+    const moved = boardWrap.dataset.plies !== undefined && page.view.plies > Number(boardWrap.dataset.plies);
     if (isAnimating(boardWrap)) {
-      if (boardWrap.dataset.version !== String(page.view.version)) { page.drawPending = true; return; }
+      if (moved) { page.drawPending = true; return; }
       finishAnimation(boardWrap);
     }
-    const before = snapshot(boardWrap), was = boardWrap.dataset.version;
+    const before = snapshot(boardWrap);
     render(page, boardWrap, side, draw);
     boardWrap.dataset.version = page.view.version;
+    boardWrap.dataset.plies = page.view.plies;
     drawArrow(page, boardWrap);
-    if (was !== undefined && was !== String(page.view.version) && page.replay === null && !page.line && seenMove(page)) {
+    if (moved && page.replay === null && !page.line && seenMove(page)) {
       animateMove(boardWrap, before, page.view.last).then(() => {
         if (page.drawPending && !page.closed) { page.drawPending = false; draw(); }
       });
