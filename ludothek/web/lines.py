@@ -95,5 +95,6 @@ def position_line(service: GameService, row: Any, analysis: dict[str, Any], give
         ply = None
     if ply is None or ply not in lines:
         raise WebError(400, TEXTS("bad_ply", first=first, last=last, given=given))
-    state = service.replay(row, ply)
+    base = service.replay(row, 0).ply  # a game set up from a position may count from there
+    state = service.replay(row, ply - base)
     return {"ply": ply, "line": lines[ply], "steps": line_steps(row.game, state, lines[ply])}
