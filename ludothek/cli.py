@@ -1094,5 +1094,66 @@ def solve_command(game: str, output: str | None) -> None:
     spec.load("solver")(_stdout_console(), output)
 
 
+@main.group("puzzles", cls=LudothekGroup, context_settings=CONTEXT, invoke_without_command=True)
+@click.pass_context
+def puzzles_command(ctx: click.Context) -> None:
+    """Puzzles: positions where exactly one move wins or saves the game (docs/PUZZLES.md)."""
+    if ctx.invoked_subcommand is None:  # `ludothek puzzles` alone: its help is the answer
+        click.echo(ctx.get_help())
+
+
+@puzzles_command.command("mine", context_settings=CONTEXT, epilog=GAMES_EPILOG)
+@click.argument("game", type=GameName(), metavar="GAME")
+@click.option("--count", type=click.IntRange(1, 100000), default=200, show_default=True,
+              help="Stop once the file holds this many puzzles.")
+@click.option("--games", "max_games", type=click.IntRange(1, 1000000), default=1000, show_default=True,
+              help="Stop after playing this many more games.")
+@click.option("--seed", type=click.IntRange(0, 2**31), default=1, show_default=True,
+              help="Seed of the first game (a file being extended goes on from its own next seed).")
+@click.option("--out", "out", type=FilePath(), default=None, metavar="FILE",
+              help="The puzzle file to create or extend (default: puzzles-GAME.json).")
+@click.option("--agents", default="bot:5,bot:5", show_default=True, metavar="A,B",
+              help="The two agents that play the games (any agent spec, e.g. alphabeta:20k).")
+@click.option("--random-plies", type=click.IntRange(0, 1000), default=2, show_default=True,
+              help="Random moves that open each game (variety).")
+@click.option("--window", type=click.IntRange(1, 100000), default=30, show_default=True,
+              help="Look for puzzles in the last N plies of each game.")
+@click.option("--branch", is_flag=True, help="Also look at the positions one other move away from them.")
+@click.option("--per-game", type=click.IntRange(1, 1000), default=4, show_default=True,
+              help="Keep at most this many puzzles from one game.")
+def puzzles_mine(game: str, count: int, max_games: int, seed: int, out: str | None, agents: str, random_plies: int,
+                 window: int, branch: bool, per_game: int) -> None:
+    """Mine puzzles of GAME from games between two bots into a JSON file (resumable: it is
+    written after every game, and a second run extends it)."""
+    from pathlib import Path
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .ai.base import make_agent
+    from .ai.puzzles import mine
+
+    pair = tuple(a.strip() for a in agents.split(","))
+    if len(pair) != 2 or not all(pair):
+        raise Failure(f"--agents takes two agents separated by a comma, not {agents!r}")
+    for spec in pair:
+        try:
+            make_agent(spec, game, 0)
+        except LudothekError as exc:
+            raise Failure(exc, where="--agents") from None
+    path = Path(out or f"puzzles-{game}.json")
+    with Progress(TextColumn(f"mining {game}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"),
+                  TimeElapsedColumn(), console=_stdout_console(stderr=True), transient=False) as progress:
+        task = progress.add_task("", total=count)
+
+        def tell(found: int, played: int, kept: int) -> None:
+            progress.update(task, completed=found, description=f"puzzles, {played} games played")
+
+        try:
+            data = mine(game, path, count, max_games, seed, pair, random_plies, per_game, window, branch, tell)
+        except (ValueError, OSError) as exc:  # not a puzzle file, or one that cannot be read or written
+            raise Failure(os_reason(exc) if isinstance(exc, OSError) else str(exc), where=str(path)) from None
+    click.echo(f"{path}: {len(data['puzzles'])} puzzles ({data['mined']['games']} games mined)")
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main(prog_name="ludothek"))

@@ -128,6 +128,8 @@ def colour_name(colour: str, lang: str) -> str:
 
 # ---------------------------------------------------------------------------- the web app
 #: UI text of the web app, served to the browser as JSON (``/api/i18n``); ``{name}`` fills in.
+#: A text whose ``{n}`` is a count may have a form for one, ``key_one``: the page picks it with
+#: ``Intl.PluralRules`` (``key`` itself is the form for any other number).
 WEB: dict[str, dict[str, str]] = {
     "app_name": {"en": "Ludothek", "de": "Ludothek"},
     "nav_play": {"en": "Play", "de": "Spielen"},
@@ -481,10 +483,10 @@ WEB: dict[str, dict[str, str]] = {
     "clock_kind_live": {"en": "Minutes + increment", "de": "Minuten + Zuschlag"},
     "clock_kind_days": {"en": "Days per move (correspondence)", "de": "Tage pro Zug (Fernpartie)"},
     "days_per_move": {"en": "Days per move", "de": "Tage pro Zug"},
-    "day_one": {"en": "1 day", "de": "1 Tag"},
     "days_n": {"en": "{n} days", "de": "{n} Tage"},
-    "clock_day": {"en": "1 day per move", "de": "1 Tag pro Zug"},
+    "days_n_one": {"en": "{n} day", "de": "{n} Tag"},
     "clock_days": {"en": "{n} days per move", "de": "{n} Tage pro Zug"},
+    "clock_days_one": {"en": "{n} day per move", "de": "{n} Tag pro Zug"},
     "time_dh": {"en": "{d} d {h} h", "de": "{d} T. {h} Std."},
     "time_hm": {"en": "{h} h {m} min", "de": "{h} Std. {m} Min."},
     "time_m": {"en": "{m} min", "de": "{m} Min."},
@@ -494,6 +496,7 @@ WEB: dict[str, dict[str, str]] = {
     "rating_gained": {"en": "rating up by {n}", "de": "Wertungszahl um {n} gestiegen"},
     "rating_lost": {"en": "rating down by {n}", "de": "Wertungszahl um {n} gesunken"},
     "your_turn_count": {"en": "{n} waiting for your move", "de": "{n} warten auf deinen Zug"},
+    "your_turn_count_one": {"en": "{n} waiting for your move", "de": "{n} wartet auf deinen Zug"},
     "your_turn_mark": {"en": "Your move", "de": "Du bist am Zug"},
     "notify_me": {"en": "Notify me when it is my move", "de": "Benachrichtige mich, wenn ich am Zug bin"},
     "notify_denied": {"en": "This browser does not allow notifications from this site.",
@@ -502,12 +505,14 @@ WEB: dict[str, dict[str, str]] = {
     "all_games": {"en": "All games", "de": "Alle Spiele"},
     "player_name": {"en": "Player name", "de": "Spielername"},
     "games_found": {"en": "{n} games found", "de": "{n} Partien gefunden"},
+    "games_found_one": {"en": "{n} game found", "de": "{n} Partie gefunden"},
     # profiles and the leaderboard
     "member_since": {"en": "Playing here since {date}", "de": "Spielt hier seit {date}"},
     "profile_missing": {"en": "Nobody by this name", "de": "Niemand mit diesem Namen"},
     "no_rated_games": {"en": "No rated games yet.", "de": "Noch keine gewerteten Partien."},
     "recent_games": {"en": "Recent games", "de": "Letzte Partien"},
     "games_n": {"en": "{n} rated games", "de": "{n} gewertete Partien"},
+    "games_n_one": {"en": "{n} rated game", "de": "{n} gewertete Partie"},
     "wins_n": {"en": "{n} won", "de": "{n} gewonnen"},
     "draws_n": {"en": "{n} drawn", "de": "{n} remis"},
     "losses_n": {"en": "{n} lost", "de": "{n} verloren"},
@@ -520,8 +525,8 @@ WEB: dict[str, dict[str, str]] = {
         "en": "{n} ratings from {start} to {end}: from {from} to {to}; highest {high}, lowest {low}.",
         "de": "{n} Wertungszahlen vom {start} bis zum {end}: von {from} auf {to}; höchste {high}, niedrigste {low}.",
     },
-    "rating_chart_one": {"en": "One rating so far: {value} on {date}.",
-                         "de": "Bisher eine Wertungszahl: {value} am {date}."},
+    "rating_chart_one": {"en": "One rated game so far: from {from} at the start to {value} on {date}.",
+                         "de": "Bisher eine gewertete Partie: von {from} zu Beginn auf {value} am {date}."},
     "rating_chart_wait": {"en": "The line grows with every rated game.",
                           "de": "Die Linie wächst mit jeder gewerteten Partie."},
     "leaderboard_title": {"en": "Leaderboard", "de": "Bestenliste"},
@@ -532,6 +537,71 @@ WEB: dict[str, dict[str, str]] = {
     "rating": {"en": "Rating", "de": "Wertungszahl"},
     "deviation": {"en": "Deviation", "de": "Abweichung"},
     "games_played": {"en": "Games", "de": "Partien"},
+    # puzzles (web/puzzles.py, static/js/puzzles.js)
+    "nav_puzzles": {"en": "Puzzles", "de": "Aufgaben"},
+    "puzzle_title": {"en": "Puzzles", "de": "Aufgaben"},
+    "puzzle_intro": {"en": "Positions from games between strong bots where exactly one move wins or saves the game. "
+                           "Find it: the server checks your move. Logged in, each puzzle's first try counts for your "
+                           "puzzle rating.",
+                     "de": "Stellungen aus Partien starker Bots, in denen genau ein Zug gewinnt oder die Partie rettet. "
+                           "Finde ihn: Der Server prüft deinen Zug. Angemeldet zählt dein erster Versuch an jeder "
+                           "Aufgabe für deine Aufgabenwertung."},
+    "puzzle_games": {"en": "Choose a game", "de": "Wähle ein Spiel"},
+    "puzzle_count": {"en": "{n} puzzles", "de": "{n} Aufgaben"},
+    "puzzle_daily": {"en": "Puzzle of the day", "de": "Aufgabe des Tages"},
+    "puzzle_task_win1": {"en": "{colour} to move: find the one move that wins at once.",
+                         "de": "{colour} am Zug: Finde den einzigen Zug, der sofort gewinnt."},
+    "puzzle_task_win": {"en": "{colour} to move: find the one move that wins by force.",
+                        "de": "{colour} am Zug: Finde den einzigen Zug, der erzwungen gewinnt."},
+    "puzzle_task_save": {"en": "{colour} to move: every move but one loses at once. Find the one that saves the game.",
+                         "de": "{colour} am Zug: Jeder Zug bis auf einen verliert sofort. Finde den, der die Partie rettet."},
+    "puzzle_task_draw": {"en": "{colour} to move: every move but one loses. Find the one that keeps the draw.",
+                         "de": "{colour} am Zug: Jeder Zug bis auf einen verliert. Finde den, der das Remis hält."},
+    "puzzle_rating_of_puzzle": {"en": "Puzzle rating: {rating}", "de": "Wertung der Aufgabe: {rating}"},
+    "puzzle_your_rating": {"en": "Your puzzle rating:", "de": "Deine Aufgabenwertung:"},
+    "puzzle_guest": {"en": "As a guest you can solve every puzzle, but only an account gets a puzzle rating.",
+                     "de": "Als Gast kannst du jede Aufgabe lösen, eine Aufgabenwertung bekommt aber nur ein Konto."},
+    "puzzle_seen_before": {"en": "You answered this puzzle before: only the first try is rated.",
+                           "de": "Du hast diese Aufgabe schon beantwortet: Nur der erste Versuch wird gewertet."},
+    "puzzle_hint": {"en": "Make your move on the board.", "de": "Mach deinen Zug auf dem Brett."},
+    "puzzle_checking": {"en": "Checking your move …", "de": "Dein Zug wird geprüft …"},
+    "puzzle_right": {"en": "Right! That is the move.", "de": "Richtig! Das ist der Zug."},
+    "puzzle_wrong": {"en": "Not this time: {move} is not the move.", "de": "Diesmal nicht: {move} ist nicht der Zug."},
+    "puzzle_solution": {"en": "The solution:", "de": "Die Lösung:"},
+    "puzzle_next": {"en": "Next puzzle", "de": "Nächste Aufgabe"},
+    "puzzle_all": {"en": "All puzzles", "de": "Alle Aufgaben"},
+    # the lessons (/learn)
+    "nav_learn": {"en": "Learn", "de": "Lernen"},
+    "learn_title": {"en": "Learn to play", "de": "Spielen lernen"},
+    "learn_intro": {"en": "Each game in a few short steps: you act on a small board, and a wrong try tells you why it is wrong.",
+                    "de": "Jedes Spiel in wenigen kurzen Schritten: Du ziehst auf einem kleinen Brett, und ein falscher Versuch sagt dir, warum er falsch ist."},
+    "learn_home": {"en": "New to these games? Learn them step by step →", "de": "Neu bei diesen Spielen? Lerne sie Schritt für Schritt →"},
+    "learn_games": {"en": "Games", "de": "Spiele"},
+    "learn_steps": {"en": "Steps", "de": "Schritte"},
+    "learn_steps_done": {"en": "{done} of {total} steps done", "de": "{done} von {total} Schritten erledigt"},
+    "learn_start": {"en": "Start", "de": "Beginnen"},
+    "learn_continue": {"en": "Continue", "de": "Weitermachen"},
+    "learn_again": {"en": "Go through it again", "de": "Noch einmal durchgehen"},
+    "learn_step": {"en": "Step {n} of {total}", "de": "Schritt {n} von {total}"},
+    "learn_solved": {"en": "done", "de": "erledigt"},
+    "learn_right": {"en": "Right!", "de": "Richtig!"},
+    "learn_refused": {"en": "Not allowed:", "de": "Nicht erlaubt:"},
+    "learn_not_this": {"en": "Not this one:", "de": "Nicht dieser:"},
+    "learn_hint": {"en": "Hint", "de": "Tipp"},
+    "learn_next": {"en": "Next step", "de": "Nächster Schritt"},
+    "learn_all": {"en": "All steps done: back to the lessons", "de": "Alle Schritte erledigt: zurück zu den Lektionen"},
+    "learn_play": {"en": "Play against {bot}", "de": "Gegen {bot} spielen"},
+    "learn_click_piece": {"en": "Click a piece, then the cell it should go to.", "de": "Klicke eine Figur an, dann das Feld, auf das sie soll."},
+    "learn_click_cell": {"en": "Click the cell you want.", "de": "Klicke das gewünschte Feld an."},
+    # the rating chart's first point: where every rating starts
+    "rating_start": {"en": "Starting rating", "de": "Wertungszahl zu Beginn"},
+    # the compact header on a phone
+    "menu": {"en": "Menu", "de": "Menü"},
+    # zooming a large board (on a phone)
+    "zoom_in": {"en": "Zoom in", "de": "Vergrößern"},
+    "zoom_out": {"en": "Zoom out", "de": "Verkleinern"},
+    "zoom_hint": {"en": "Drag to move the board; pinch or use the buttons to zoom.",
+                  "de": "Zum Verschieben ziehen; zum Zoomen mit zwei Fingern spreizen oder die Knöpfe nutzen."},
 }
 
 

@@ -801,6 +801,14 @@ def gen_cli_case(ch: Chooser, game: str | None = None) -> CliCase:
                 ch.choice(["fuzz.sqlite3", "", "::", "notaurl://", "/", "\x00"])]
     elif verb == "games":
         args = ["games"] + ([junk(ch, 3)] if ch.coin(0.2) else [])
+    elif verb == "puzzles":  # one short game between random players at most
+        protected = ["--games", "1", "--count", "1", "--agents", "random,random", "--window", "3", "--out", "p.json"]
+        args = ["puzzles", ch.choice(["mine", "mine", "nosuch", ""]), name]
+        if ch.coin(0.3):
+            args += [ch.choice(["--count", "--games", "--seed", "--window", "--per-game", "--random-plies"]),
+                     ch.choice(["0", "-1", "x", "nan", "2", str(2**70), ""])]
+        if ch.coin(0.2):
+            args += ["--agents", ch.choice(["random", "bot:9,random", ",", "alien,random", ""])]
     else:
         args = [verb]
     if ch.coin(0.1):

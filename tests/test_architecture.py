@@ -131,7 +131,7 @@ def test_no_file_outside_the_games_packages_names_a_game():
 
 
 def test_the_kernel_cache_ignores_only_modules_no_kernel_depends_on():
-    """jit_cache leaves web/, cli.py and terminal.py out of the kernel cache's key: sound only
+    """jit_cache leaves web/, cli.py, terminal.py and i18n.py out of the kernel cache's key: sound only
     while no module that uses numba imports any of them, directly or through other modules."""
     from ludothek.core.jit_cache import _NO_KERNELS
 

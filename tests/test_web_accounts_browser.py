@@ -130,7 +130,8 @@ def test_sign_up_then_continue_the_same_game_on_a_second_device(browser, site):
         phone.goto(f"{base}/play/{guest_game}")
         wait(phone, "() => window.ludothekGame && window.ludothekGame.you.length === 1", name="phone-guest-game")
         play_when_my_turn(phone, "phone-guest")
-        # logging out ends the account's seats on that device
+        # logging out ends the account's seats on that device (the phone's header menu holds the button)
+        phone.click("#menu-button")
         phone.click("#logout")
         phone.wait_for_selector("#login-link")
         phone.goto(f"{base}/play/{game}")

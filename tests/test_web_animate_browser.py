@@ -78,7 +78,8 @@ def test_the_bots_reply_is_played_out_before_anything_else_is_drawn(browser, ser
         bot_game(page, server)
         play_a_move(page)
         # the bot's reply (the server answers within about 0.1 s) is played out on the board
-        page.wait_for_selector('.board-wrap[data-animated="1"]', timeout=60000)
+        page.wait_for_function("() => Number(document.querySelector('.board-wrap').dataset.animated || 0) >= 1",
+                               timeout=60000)
         page.wait_for_function("() => window.pokedDuring")
         page.wait_for_function("() => !document.querySelector('.board-wrap').dataset.animating")
         seen = page.evaluate("() => window.seen")

@@ -87,9 +87,17 @@ def test_no_page_scrolls_sideways_on_a_phone(phone, server):
             assert board >= width - 24, (width, kind, board)
             checked.append((width, kind))
     assert len(checked) == 3 * (2 + len(rules) + len(games))
-    # the header keeps everything inside it: the language and dark switches, the three pages
+    # the header is one row: the brand, the account and the menu button; the menu holds the pages
+    # and the switches, and keeps them inside the header and the screen
     phone.set_viewport_size(PHONE)
     phone.goto(server + "/")
+    phone.wait_for_selector("#login-link")
+    closed = phone.locator("header.top").bounding_box()
+    assert closed["height"] <= 60, closed
+    for selector in ('[data-lang="de"]', "#theme", 'header nav a[href="/rules"]'):
+        assert phone.is_hidden(selector), selector
+    phone.click("#menu-button")
+    assert phone.get_attribute("#menu-button", "aria-expanded") == "true"
     header = phone.locator("header.top").bounding_box()
     for selector in ('[data-lang="de"]', "#theme", 'header nav a[href="/rules"]'):
         box = phone.locator(selector).bounding_box()
@@ -119,6 +127,7 @@ def test_the_dark_switch(phone, server):
     assert phone.evaluate(theme) == "light"
     assert phone.get_attribute("#theme", "aria-pressed") == "false"
     light = phone.evaluate("() => getComputedStyle(document.querySelector('.card')).backgroundColor")
+    phone.click("#menu-button")  # on a phone the switch is in the header's menu
     phone.click("#theme")
     assert phone.evaluate(theme) == "dark"
     assert phone.get_attribute("#theme", "aria-pressed") == "true"
@@ -127,6 +136,7 @@ def test_the_dark_switch(phone, server):
     phone.reload()  # remembered, although the system still asks for light
     phone.wait_for_selector(".game-card")
     assert phone.evaluate(theme) == "dark"
+    phone.click("#menu-button")
     phone.click("#theme")
     phone.emulate_media(color_scheme="dark")  # the switch's light beats the system's dark too
     phone.reload()

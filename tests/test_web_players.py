@@ -132,17 +132,27 @@ def test_a_rated_game_changes_both_ratings_as_glicko2_says(client):
     move(bob, game_id)
     over = bob.post(f"/api/games/{game_id}/resign", {}).json()["game"]
     first, second = rate_game(Rating(), Rating(), 1.0)  # ann (seat 0) won
+    # newcomers: provisional (deviation above 110) before the game and still after one game
     assert over["ratings"] == [
         {"before": 1500.0, "after": round(first.value, 2), "delta": round(first.value - 1500, 2),
-         "deviation": round(first.deviation, 2)},
+         "deviation": round(first.deviation, 2), "deviation_before": 350.0, "provisional_before": True,
+         "provisional": first.deviation > 110},
         {"before": 1500.0, "after": round(second.value, 2), "delta": round(second.value - 1500, 2),
-         "deviation": round(second.deviation, 2)},
+         "deviation": round(second.deviation, 2), "deviation_before": 350.0, "provisional_before": True,
+         "provisional": second.deviation > 110},
     ]
+    assert over["ratings"][0]["provisional"] is True
     record = ann.get(f"/api/games/{game_id}/record").text
     colours = over["colours"]
     assert '[Event "Rated game"]' in record
     assert f'[{colours[0].capitalize()}Rating "1500"]' in record
     assert f'[{colours[0].capitalize()}RatingDiff "+{round(first.value - 1500)}"]' in record
+    # her next seek shows her rating in that game; a guest's seek has none
+    seek(ann)
+    seek(Device(client))
+    ratings = {s["by"]: s["rating"] for s in bob.get("/api/lobby").json()["seeks"]}
+    assert ratings == {"ann": {"value": round(first.value, 2), "deviation": round(first.deviation, 2),
+                               "provisional": True}, None: None}
     assert f'[{colours[1].capitalize()}RatingDiff "{round(second.value - 1500)}"]' in record
     # the second game starts from the first's ratings
     again, _ = friend_game(bob, ann, rated=True)
@@ -243,6 +253,8 @@ def test_a_seek_accepted_starts_the_game_for_both(client):
         (posted["seek"]["id"], "ann", 1, True, False)]
     assert ann.get("/api/lobby").json()["seeks"][0]["mine"] is True
     assert "token" not in listed[0] and "client" not in listed[0]
+    # the author's rating in the seek's game: a newcomer's starting rating, provisional
+    assert listed[0]["rating"] == {"value": 1500.0, "deviation": 350.0, "provisional": True}
     refused = ann.post(f"/api/seeks/{posted['seek']['id']}/accept", {})
     assert refused.status_code == 409 and refused.json()["key"] == "web.seek_own"
     accepted = bob.post(f"/api/seeks/{posted['seek']['id']}/accept", {})
@@ -257,6 +269,10 @@ def test_a_seek_accepted_starts_the_game_for_both(client):
     assert ann.get(f"/api/games/{game['id']}").json()["you"] == [1]
     assert bob.get("/api/lobby").json()["seeks"] == []
     assert [g["id"] for g in bob.get("/api/lobby").json()["live"]] == [game["id"]]
+    # the players' own game: theirs to open, not to watch; anyone else's to watch
+    assert [g["mine"] for g in bob.get("/api/lobby").json()["live"]] == [True]
+    assert [g["mine"] for g in ann.get("/api/lobby").json()["live"]] == [True]
+    assert [g["mine"] for g in client.get("/api/lobby").json()["live"]] == [False]
     gone = bob.post(f"/api/seeks/{posted['seek']['id']}/accept", {})
     assert gone.status_code == 404 and gone.json()["key"] == "web.seek_gone"
 

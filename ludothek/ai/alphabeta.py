@@ -68,7 +68,7 @@ class AlphaBetaAgent(Agent):
         if found is not None:
             return found
         player = state.current_player()
-        warm_up(state)
+        warm_up(state, playouts=False)
         self.clock = self.budget.clock()
         if self.compiled:
             found = knowledge(self.game).compiled_alphabeta(self, state, self.clock)

@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
-from numba import njit
 
+from .njit import njit
 from .random_kernels import random_below
 
 

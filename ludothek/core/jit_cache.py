@@ -24,7 +24,7 @@ _KEEP_OLD_SECONDS = 24 * 3600  # another process may still be using an older fol
 _PACKAGE = Path(__file__).resolve().parent.parent
 #: the parts of the package no kernel can depend on (the architecture test keeps games and
 #: core from importing them)
-_NO_KERNELS = ("web/", "cli.py", "terminal.py")
+_NO_KERNELS = ("web/", "cli.py", "terminal.py", "i18n.py")
 
 
 def source_digest() -> str:

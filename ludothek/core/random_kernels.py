@@ -7,7 +7,8 @@ depends only on its seed, not on numba's global generator.
 """
 
 import numpy as np
-from numba import njit
+
+from .njit import njit
 
 _ONE = np.uint64(1)
 _LOW32 = np.uint64(0xFFFFFFFF)

@@ -27,6 +27,8 @@ Parts (all optional except ``state``):
   (:class:`ludothek.integrations.observe.Encoder`).
 * ``picture`` — a function ``state -> uint8 array (height, width, 3)``.
 * ``rules`` — the rules page, a JSON file in the game's package (``"package:file"``).
+* ``lessons`` — the interactive lessons of ``/learn``, a JSON file in the game's package
+  (``"package:file"``; its format: :mod:`ludothek.web.lessons`).
 * ``solver`` — a function ``(console, output_path or None)`` for ``ludothek solve``: solves the
   game outright with a progress display on a rich console and writes the table if asked.
 * ``hint`` — how to type a move, ``{"en": ..., "de": ...}``.
@@ -35,6 +37,10 @@ Parts (all optional except ``state``):
 * ``draws`` — whether the game can end in a draw (players may then agree to one online).
 * ``opening_plies`` — random plies that open each pair of games in ``ludothek match``.
 * ``order`` — the game's place in lists shown to people (smaller first).
+* ``puzzles`` — the game's shipped puzzle set, a JSON file in its package (``"package:file"``),
+  mined by ``ludothek puzzles mine`` (see docs/PUZZLES.md).
+* ``puzzle_judge`` — a function ``state -> dict or None`` that decides whether a position is a
+  puzzle (its one solution), replacing the generic search (e.g. a solved game's table).
 """
 
 from __future__ import annotations
@@ -64,12 +70,15 @@ class GameSpec:
     observation: str | None = None
     picture: str | None = None
     rules: str | None = None
+    lessons: str | None = None
     solver: str | None = None
     hint: Mapping[str, str] = field(default_factory=dict)
     endings: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     draws: bool = True
     opening_plies: int = 2
     order: int = 100
+    puzzles: str | None = None
+    puzzle_judge: str | None = None
 
     def __post_init__(self) -> None:
         if not self.name or not self.name.isidentifier() or self.name != self.name.lower():
@@ -87,12 +96,25 @@ class GameSpec:
             raise LudothekError(TEXTS("no_part", game=repr(self.name), part=part))
         return load_target(target)
 
+    def puzzle_set(self) -> dict[str, Any] | None:
+        """The shipped puzzle set (``{"game": name, "puzzles": [...], "mined": {...}}``), if any."""
+        return _json_part(self.puzzles)
+
     def rules_page(self) -> dict[str, Any] | None:
         """The rules page (``{"title": {lang: text}, "en": [...], "de": [...]}``), if any."""
-        if not self.rules:
-            return None
-        package, _, name = self.rules.partition(":")
-        return json.loads(resources.files(package).joinpath(name).read_text("utf-8"))
+        return _json_part(self.rules)
+
+    def lessons_page(self) -> dict[str, Any] | None:
+        """The lessons (``{"steps": [...]}``, see :mod:`ludothek.web.lessons`), if any."""
+        return _json_part(self.lessons)
+
+
+def _json_part(target: str | None) -> dict[str, Any] | None:
+    """A JSON file in a game's package, named ``"package:file"``."""
+    if not target:
+        return None
+    package, _, name = target.partition(":")
+    return json.loads(resources.files(package).joinpath(name).read_text("utf-8"))
 
 
 def load_target(target: str) -> Any:

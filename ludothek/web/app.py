@@ -54,9 +54,11 @@ from .guard import (
 )
 from .health import health_routes
 from .hub import Hub, state_message
+from .lessons import lesson_routes
 from .lobby import Lobby
 from .notify import PgListener
 from .observe import ObservedStarlette
+from .puzzles import puzzle_routes
 from .runner import Runner
 from .service import GameService, WebError, bot_levels, client_options, game_catalog
 from .store import Account, Store
@@ -356,13 +358,15 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         rows = await asyncio.to_thread(store.list_games, status, limit, offset, user, game, None, me is not None)
         return _json({"games": [service.summary(r, me) for r in rows]})
 
-    @_handler
-    async def create_game(request: Request) -> Response:
-        body = server_fields_only(await _body(request))
+    async def make_game(request: Request, body: dict[str, Any]) -> dict[str, Any]:
         created = await service.create(body, client=_client_key(request.scope), user=await viewer(request))
         view = await service.get_view(created["id"], check=False)
         runner.after_change(created["id"], view)
-        return _json({**created, "game": view}, 201)
+        return {**created, "game": view}
+
+    @_handler
+    async def create_game(request: Request) -> Response:
+        return _json(await make_game(request, server_fields_only(await _body(request))), 201)
 
     @_handler
     async def get_game(request: Request) -> Response:
@@ -476,8 +480,9 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         lang = language_of(ws.query_params.get("lang") or ws.headers.get("accept-language"))
         await ws.accept()
         user = await accounts.session(session_secret(ws.scope)) if same_origin(ws.scope) else None
-        await lobby.connect(ws, user)
         try:
+            # inside the try: a page that is gone before its first list arrives is no error
+            await lobby.connect(ws, user)
             while True:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
@@ -524,8 +529,11 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
             view = await service.get_view(game_id)
         except WebError as exc:
             error = {"type": "error", "status": exc.status, **_error_fields(exc, lang)}
-            await ws.send_text(orjson.dumps(error).decode())
-            await ws.close(code=4404)
+            try:
+                await ws.send_text(orjson.dumps(error).decode())
+                await ws.close(code=4404)
+            except WebSocketDisconnect:
+                pass  # the page left before the answer
             return
         hub.join(game_id, ws)
         client = client_of(ws.scope)
@@ -642,11 +650,16 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         Route("/archive", page),
         Route("/rules", page),
         Route("/rules/{game}", page),
+        Route("/learn", page),
+        Route("/learn/{game}", page),
         Route("/login", page),
         Route("/lobby", page),
         Route("/players/{name}", page),
         Route("/leaderboard", page),
         Route("/leaderboard/{game}", page),
+        Route("/puzzles", page),
+        Route("/puzzles/{game}", page),
+        Route("/puzzles/{game}/{id}", page),
         Route("/api/me", me, methods=["GET"]),
         Route("/api/me/games", claim_seats, methods=["POST"]),
         Route("/api/signup", signup, methods=["POST"]),
@@ -677,7 +690,9 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         Route("/api/games/{id}/abort", action("abort"), methods=["POST"]),
         Route("/api/games/{id}/join", join, methods=["POST"]),
         Route("/api/games/{id}/rematch", rematch, methods=["POST"]),
+        *lesson_routes(store, _handler, viewer, _body, make_game),
         *analysis_routes(service, runner.pool, _handler, limits, viewer),
+        *puzzle_routes(store, _handler, viewer, _json, _body, clock),
         *health_routes(store, runner.pool),
         Route("/metrics", metrics.metrics_route(store, metrics_from), methods=["GET"]),
         WebSocketRoute("/ws/games/{id}", live),

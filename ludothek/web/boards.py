@@ -32,6 +32,8 @@ Any game can use the generic kind ``cells`` by subclassing :class:`CellsAdapter`
 * ``move_info(state, text)`` -> ``{"move": text, "kind": "move" | "place" | "other" | …,
   "from": cell or None, "to": cell or None}``. The browser selects a from-cell, then a
   target; a move with only ``to`` is one click; a move with neither is a button.
+* ``attempt(state, from, to)`` (optional) -> the notation those clicks try, legal or not, so
+  that a lesson can show the engine's reason for refusing it.
 """
 
 from __future__ import annotations
@@ -69,6 +71,13 @@ class Adapter:
 
     def move_info(self, state: GameState, text: str) -> dict[str, Any]:
         return {"move": text, "kind": "other", "from": None, "to": None}
+
+    def attempt(self, state: GameState, source: str | None, target: str | None) -> str | None:
+        """The move a click on ``source`` and then ``target`` tries, in the game's notation,
+        whether legal or not (``target`` None: an action of ``source`` alone, e.g. a roll), so
+        that the engine can say why a refused try is refused (the lessons, :mod:`.lessons`);
+        None when such clicks name no move of this game."""
+        return None
 
     def last_cells(self, info: dict[str, Any] | None) -> list[str]:
         if not info:

@@ -95,34 +95,40 @@ def is_quick(agent: str, game: str) -> bool:
 def warm_up(done: Any = None, between: Any = None, compile: bool = True, starting: Any = None) -> None:
     """Load every game's kernels for every kind of agent (from numba's disk cache, or compile
     them), so that a worker's first move is as fast as the later ones. Without this the first
-    ``bot:1`` move of a game compiles its random playout for 5-10 s. Workers warming at the
-    same time share the compiling (:func:`~ludothek.core.jit_cache.compile_once`); without
-    ``compile`` only what is compiled already is loaded (the quick workers: on a cold cache they
-    compile what their first jobs need, not everything). ``starting(game)`` is called as a game
-    starts to warm, ``done(game)`` when it is as warm as it gets, ``between()`` before each game
-    (a worker answers the jobs that have come in meanwhile)."""
+    ``bot:1`` move of a game compiles its random playout for 5-10 s. First every game's bots
+    (the agents its levels use), then the other agents (analysis, explicit agent names).
+    Workers warming at the same time share the compiling
+    (:func:`~ludothek.core.jit_cache.compile_once`); without ``compile`` only what is compiled
+    already is loaded (the quick workers: on a cold cache they compile what their first jobs
+    need, not everything). ``starting(game)`` is called as a game's bots start to warm,
+    ``done(game)`` when they are as warm as they get, ``between()`` before each game (a worker
+    answers the jobs that have come in meanwhile)."""
     from ..core.jit_cache import compile_once
     from ..core.registry import games
 
-    def warm(name: str) -> None:
+    def warm_bots(name: str) -> None:
         if starting is not None and compile:
             starting(name)
-        warm_game(name)
+        warm_game(name, others=False)
         if done is not None and compile:
             done(name)
 
-    compile_once(games(), warm, compile, between)
+    compile_once(games(), warm_bots, compile, between, kind="bots")
     if done is not None and not compile:
         for name in games():
             done(name)
+    compile_once(games(), warm_game, compile, between)
 
 
-#: the games warm in this process (a worker's)
+#: the games whose bots are warm in this process (a worker's)
 _WARM_HERE: set[str] = set()
 
 
-def warm_game(name: str) -> None:
+def warm_game(name: str, others: bool = True) -> None:
+    """A move of each kind of agent in game ``name``: first the agents of its bot levels, then
+    (with ``others``) the other kinds."""
     from ..ai.base import make_agent
+    from ..ai.levels import LEVELS, level_of
     from ..core.errors import LudothekError
     from ..core.registry import game_class
 
@@ -133,7 +139,11 @@ def warm_game(name: str) -> None:
             state.play(state.legal_actions()[0])
     except Exception:  # noqa: BLE001 - a game being written may not work yet
         return
-    for spec in ("random", "uct:8", "mcts:8", "alphabeta:64", "perfect"):
+    lowest = {level_of(name, level).algorithm: level for level in reversed(LEVELS)}  # a level of each algorithm
+    specs = [f"bot:{level}" for level in sorted(lowest.values())]
+    if others:
+        specs += ["random", "uct:8", "mcts:8", "alphabeta:64", "perfect"]
+    for spec in specs:
         try:
             agent = make_agent(spec, name, seed=0)
         except LudothekError:  # "perfect" plays only the games that have a stored solution
@@ -151,7 +161,7 @@ def _answer(args: dict[str, Any], warm: bool = False) -> tuple:
     if warm and game not in _WARM_HERE:
         from ..core.jit_cache import compile_once
 
-        compile_once([game], warm_game)
+        compile_once([game], lambda name: warm_game(name, others=False), kind="bots")
     try:
         if args.get("job") == "review":  # a part of a finished game's analysis (.analysis)
             from .bots import compute_review

@@ -125,6 +125,8 @@ def http_kind(method: str, path: str) -> str | None:
     """Which limit an HTTP request counts against, or None."""
     if method == "POST" and path.startswith("/api/seeks"):  # a seek, or accepting one, makes a game
         return "create"
+    if method == "POST" and path.startswith("/api/lessons/"):  # a try at a step, or the first game
+        return "create" if path.endswith("/play") else "move"
     if method != "POST" or not path.startswith("/api/games"):
         return None
     if path == "/api/games" or path == "/api/games/":

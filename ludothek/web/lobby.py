@@ -27,9 +27,10 @@ from sqlalchemy import delete, func, insert, select, update
 from starlette.websockets import WebSocket
 
 from ..core.errors import LudothekError
+from ..ratings import Rating
 from . import clocks
 from .service import GameService, WebError, game_and_options, new_state, rated_arg
-from .store import Account, Store, hash_token, seeks_table
+from .store import PROVISIONAL_DEVIATION, Account, Store, hash_token, ratings_table, seeks_table
 from .texts import TEXTS
 
 log = logging.getLogger("ludothek.web")
@@ -149,15 +150,23 @@ class Lobby:
     # ------------------------------------------------------------------ what pages see
     async def listing(self, user: Account | None, owned: set[str] = frozenset()) -> dict[str, Any]:
         seeks, live = await asyncio.to_thread(self._read)
-        return {"seeks": [_public(s, user, owned) for s in seeks], "live": live}
+        return {"seeks": [_public(s, user, owned) for s in seeks], "live": _live_for(live, user)}
 
-    def _read(self) -> tuple[list[Any], list[dict[str, Any]]]:
-        t = seeks_table.c
+    def _read(self) -> tuple[list[dict[str, Any]], list[tuple[dict[str, Any], tuple[int | None, int | None]]]]:
+        """The open seeks, each with its author's rating in its game, and the live games with
+        the accounts that play them."""
+        t, r = seeks_table.c, ratings_table.c
         query = select(seeks_table).where(t.game_id.is_(None), t.expires > self.now()).order_by(t.created)
         with self.store._taking_turns(), self.store.engine.connect() as conn:
-            seeks = list(conn.execute(query).mappings())
+            seeks = [dict(row) for row in conn.execute(query).mappings()]
+            authors = {s["user_id"] for s in seeks if s["user_id"] is not None}
+            ratings = {(row.user_id, row.game): row for row in conn.execute(
+                select(r.user_id, r.game, r.value, r.deviation).where(r.user_id.in_(authors)))} if authors else {}
+        for seek in seeks:
+            if seek["user_id"] is not None:
+                seek["rating"] = _rating(ratings.get((seek["user_id"], json.loads(seek["spec"])["game"])))
         games = self.store.list_games("ongoing", LIVE_GAMES, mode="online")
-        return seeks, [GameService.summary(g) for g in games]
+        return seeks, [(GameService.summary(g), (g.user0, g.user1)) for g in games]
 
     # ------------------------------------------------------------------ the socket
     async def connect(self, ws: WebSocket, user: Account | None) -> None:
@@ -219,12 +228,13 @@ class Lobby:
         if not self.watchers:
             return
         seeks, live = await asyncio.to_thread(self._read)
-        state = (tuple((s["id"], s["created"]) for s in seeks), tuple((g["id"], g["updated"]) for g in live))
+        state = (tuple((s["id"], s["created"]) for s in seeks), tuple((g["id"], g["updated"]) for g, _ in live))
         if state != self._last:
             self._last = state
             for ws, watcher in list(self.watchers.items()):
                 mine = set(watcher.owned)
-                await _send(ws, {"type": "lobby", "seeks": [_public(s, watcher.user, mine) for s in seeks], "live": live})
+                await _send(ws, {"type": "lobby", "seeks": [_public(s, watcher.user, mine) for s in seeks],
+                                 "live": _live_for(live, watcher.user)})
         await self._send_turns(dict(self.watchers))
 
     def _tidy(self, owned: set[str]) -> dict[str, str]:
@@ -296,8 +306,22 @@ def _authored(row: Any, token: str | None, user: Account | None) -> bool:
 
 
 def _public(row: Any, user: Account | None, owned: set[str]) -> dict[str, Any]:
-    """A seek as pages see it (no token, no client address)."""
+    """A seek as pages see it (no token, no client address); ``rating``: its author's in the
+    seek's game (None: a guest's seek)."""
     spec = json.loads(row["spec"])
     mine = row["id"] in owned or (user is not None and row["user_id"] == user.id)
     return {"id": row["id"], "game": spec["game"], "options": spec["options"], "clock": spec["clock"],
-            "rated": spec["rated"], "seat": spec["seat"], "by": row["name"], "created": row["created"], "mine": mine}
+            "rated": spec["rated"], "seat": spec["seat"], "by": row["name"], "rating": row.get("rating"),
+            "created": row["created"], "mine": mine}
+
+
+def _rating(row: Any) -> dict[str, Any]:
+    """A rating as the lobby shows it; a player without one in that game has the starting rating."""
+    value, deviation = (row.value, row.deviation) if row is not None else (Rating().value, Rating().deviation)
+    return {"value": round(value, 2), "deviation": round(deviation, 2), "provisional": deviation > PROVISIONAL_DEVIATION}
+
+
+def _live_for(live: list[tuple[dict[str, Any], tuple[int | None, int | None]]],
+              user: Account | None) -> list[dict[str, Any]]:
+    """The live games as one player sees them: ``mine`` marks those he plays (to open, not watch)."""
+    return [{**game, "mine": user is not None and user.id in users} for game, users in live]

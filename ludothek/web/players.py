@@ -7,12 +7,11 @@ from typing import Any
 
 from sqlalchemy import case, func, or_, select
 
+from ..ratings import Rating
 from .accounts import name_key
 from .service import GameService
-from .store import Store, games_table, rating_history_table, ratings_table, users_table
+from .store import PROVISIONAL_DEVIATION, Store, games_table, rating_history_table, ratings_table, users_table
 
-#: a rating this uncertain is provisional (lichess's threshold): shown with "?" and ranked last
-PROVISIONAL_DEVIATION = 110.0
 LEADERBOARD_SIZE = 100
 RECENT_GAMES = 20
 
@@ -44,6 +43,8 @@ def profile(store: Store, name: str) -> dict[str, Any] | None:
     recent = store.list_games(None, RECENT_GAMES, user=user.id)
     return {
         "name": user.name, "created": user.created,
+        # every rating starts here: a history's chart begins at it
+        "start": {"value": Rating().value, "deviation": Rating().deviation},
         "ratings": [{**_rating(r), "games": r["games"], "history": history.get(r["game"], [])} for r in ratings],
         "counts": counts,
         "recent": [GameService.summary(row) for row in recent],

@@ -31,7 +31,7 @@ from ..core.registry import game_class, game_spec, games
 from . import aborts, clocks
 from .boards import Adapter, adapter, legal_move_infos
 from .errors import WebError
-from .store import Account, Conflict, GameRow, Store, Write, hash_token
+from .store import PROVISIONAL_DEVIATION, Account, Conflict, GameRow, Store, Write, hash_token
 from .texts import TEXTS
 
 MAX_MOVE_TEXT = 80
@@ -74,6 +74,7 @@ def game_catalog() -> list[dict[str, Any]]:
             "colours": list(cls.colours),
             "board": board,
             "rules": game_spec(name).rules is not None,
+            "summary": game_summary(name),
             "options": [
                 {
                     "name": o.name, "type": o.type.__name__, "default": o.default, "help": o.help,
@@ -85,6 +86,12 @@ def game_catalog() -> list[dict[str, Any]]:
             "bots": bot_levels(name),
         })
     return result
+
+
+def game_summary(name: str) -> dict[str, str] | None:
+    """The game's one-line description ({lang: text}) from its rules page, for the home page."""
+    page = game_spec(name).rules_page()
+    return dict(page["summary"]) if page and isinstance(page.get("summary"), dict) else None
 
 
 def bot_levels(game: str | None = None) -> list[str]:
@@ -951,7 +958,7 @@ class GameService:
             "abort": self._abort_view(row) if live_view else None,
             "dice": _dice_view(row),
             "rated": row.rated,
-            "ratings": row.ratings,
+            "ratings": _ratings_view(row.ratings),
             **self._table_view(row, state if live_view else None),
             "created": row.created,
             "updated": row.updated,
@@ -1279,4 +1286,14 @@ def _duration(seconds: float) -> Message:
         return TEXTS("duration_hours", n=f"{seconds / 3600:.0f}")
     if seconds >= 120:
         return TEXTS("duration_minutes", n=f"{seconds / 60:.0f}")
-    return TEXTS("duration_seconds", n=f"{seconds:.0f}")
+    n = f"{seconds:.0f}"
+    return TEXTS("duration_second" if n == "1" else "duration_seconds", n=n)
+
+
+def _ratings_view(changes: list[dict[str, float]] | None) -> list[dict[str, Any]] | None:
+    """A rated game's rating changes, each marked provisional ("?") before and after as the
+    deviation says (a game rated before the deviation before it was kept: the one after)."""
+    if changes is None:
+        return None
+    return [{**change, "provisional_before": change.get("deviation_before", change["deviation"]) > PROVISIONAL_DEVIATION,
+             "provisional": change["deviation"] > PROVISIONAL_DEVIATION} for change in changes]

@@ -54,6 +54,9 @@ from . import migrations
 from .metrics import DB_COMMIT
 from .notify import CHANNEL, is_postgres, payload
 
+#: a rating this uncertain is provisional (lichess's threshold): shown with "?" and ranked last
+PROVISIONAL_DEVIATION = 110.0
+
 metadata = MetaData()
 
 games_table = Table(
@@ -188,6 +191,53 @@ analyses_table = Table(
     Column("plies", Integer, nullable=False),  # the plies analysed
     Column("result", Text, nullable=False),  # JSON: ludothek.ai.review.Review.to_json()
     Column("created", Float, nullable=False),
+)
+
+#: each account's Glicko-2 puzzle rating per game (:mod:`.puzzles`)
+puzzle_ratings_table = Table(
+    "puzzle_ratings",
+    metadata,
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("game", String(32), primary_key=True),
+    Column("value", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+
+#: each puzzle's own Glicko-2 rating, once someone has answered it (before: the set's guess)
+puzzle_stats_table = Table(
+    "puzzle_stats",
+    metadata,
+    Column("game", String(32), primary_key=True),
+    Column("puzzle_id", String(32), primary_key=True),
+    Column("value", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("solved", Integer, nullable=False),
+)
+
+#: an account's first answer to each puzzle (only that one is rated)
+puzzle_attempts_table = Table(
+    "puzzle_attempts",
+    metadata,
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("game", String(32), primary_key=True),
+    Column("puzzle_id", String(32), primary_key=True),
+    Column("at", Float, nullable=False),
+    Column("correct", Integer, nullable=False),
+)
+
+#: the lesson steps a player has done (:mod:`.lessons`), one row a step
+lesson_progress_table = Table(
+    "lesson_progress",
+    metadata,
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("game", String(32), primary_key=True),
+    Column("step", String(40), primary_key=True),
+    Column("done", Float, nullable=False),  # when
 )
 
 
@@ -611,7 +661,8 @@ def _rate(cursor: Any, statements: _Statements, game: GameRow, rate: tuple[int, 
         cursor.execute(statements.set_rating, values)
         cursor.execute(statements.rating_history, {**values, "game_id": game.id})
         changes.append({"before": round(was.value, 2), "after": round(rating.value, 2),
-                        "delta": round(rating.value - was.value, 2), "deviation": round(rating.deviation, 2)})
+                        "delta": round(rating.value - was.value, 2), "deviation": round(rating.deviation, 2),
+                        "deviation_before": round(was.deviation, 2)})
     cursor.execute(statements.game_ratings, {"id": game.id, "ratings": json.dumps(changes)})
     return changes
 

@@ -174,6 +174,7 @@ TEXTS = Catalog("web", {
     "duration_hours": ("{n} hours", "{n} Stunden"),
     "duration_minutes": ("{n} minutes", "{n} Minuten"),
     "duration_seconds": ("{n} seconds", "{n} Sekunden"),
+    "duration_second": ("{n} second", "{n} Sekunde"),
     "rematch_unfinished": ("a rematch needs a finished game", "eine Revanche braucht eine beendete Partie"),
     "rematch_taken": ("the rematch seat was already taken; open the new game from your own browser",
                       "der Platz in der Revanche ist schon vergeben; öffne die neue Partie in deinem eigenen Browser"),

@@ -17,6 +17,7 @@ SPEC = GameSpec(
     observation="ludothek.games.bitis.observe:BitisEncoder",
     picture="ludothek.games.bitis.picture:draw",
     rules="ludothek.games.bitis:rules.json",
+    lessons="ludothek.games.bitis:lessons.json",
     hint={
         "en": "Moves: IV43:9318 places die IV on row 4, column 3 with the faces 9, 3, 1, 8 to the north, east, "
               "south and west ('IV 4,3 9318' also works); type moves to see them all.",
@@ -57,4 +58,6 @@ SPEC = GameSpec(
     # its own opening procedure is decided by a random roll, so matches start from the start
     opening_plies=0,
     order=40,
+    puzzles="ludothek.games.bitis:puzzles.json",
+    puzzle_judge="ludothek.games.bitis.puzzles:judge",
 )

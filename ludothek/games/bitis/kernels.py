@@ -17,9 +17,9 @@ won; a player with no placement loses. Threefold repetition is kept by the Pytho
 """
 
 import numpy as np
-from numba import njit
 
 from ...boards.grid import grid
+from ...core.njit import njit
 from .dice import FACES
 
 _GRID = grid(6, 4)

@@ -3,8 +3,8 @@
 Player 0 is A (wins on row 1, loses on row 6), player 1 is B (the other way round)."""
 
 import numpy as np
-from numba import njit
 
+from ...core.njit import njit
 from .kernels import MAX_MOVES, ROW, decode, ended_by_placement, gen_moves
 
 

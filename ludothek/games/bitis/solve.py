@@ -32,10 +32,10 @@ nearer), and a drawn position is held by repeating until the third occurrence.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ...boards.grid import grid
 from . import kernels as K
+from ...core.njit import njit
 from .dice import FLIP_ORIENTATION, MIRROR_ORIENTATION
 
 _GRID = grid(6, 4)

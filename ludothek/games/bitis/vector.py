@@ -41,9 +41,10 @@ with numba's ``prange``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from ...core.batched import CUT, DRAWN, GOES_ON, WON, LimitedGames, occurrences, record_outcome
+from ...core.njit import njit
 from .dice import FACES
 from .kernels import MAX_MOVES, ROW, ended_by_placement, gen_moves, key_of
 from .observe import A_TO_MOVE, LAST, OBSERVER_A, PER_DIE, BitisEncoder

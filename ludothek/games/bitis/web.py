@@ -8,6 +8,7 @@ from typing import Any
 
 from ...core.protocol import GameState
 from ...web.boards import Adapter, grid_geometry
+from .dice import ORIENTATIONS
 
 
 class BitisAdapter(Adapter):
@@ -53,6 +54,22 @@ class BitisAdapter(Adapter):
             "to": f"{match.group(2)},{match.group(3)}",
             "choice": match.group(4),
         }
+
+    def attempt(self, state: GameState, source: str | None, target: str | None) -> str | None:
+        """A die moved to ``target`` as it stands (from the tray: in its first orientation)."""
+        if not source or not target or not re.fullmatch(r"\d,\d", target):
+            return None
+        board = self._board_of(state)
+        if source.startswith("tray:"):
+            die = source[5:]
+            if die not in self.DICE:
+                return None
+            faces = "".join(map(str, ORIENTATIONS[self.DICE.index(die)][0]))
+        elif source in board["dice"]:
+            die, faces = board["dice"][source]["die"], "".join(map(str, board["dice"][source]["faces"]))
+        else:
+            return None
+        return f"{die} {target} {faces}"
 
     def _board_of(self, state: GameState) -> dict[str, Any]:
         """:meth:`board`, kept for the last position asked (all legal moves read one board)."""

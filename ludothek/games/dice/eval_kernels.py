@@ -6,9 +6,9 @@ pawn units for White (positive = good for White).
 """
 
 import numpy as np
-from numba import njit
 
 from ...boards.triangle66 import GEO, G_ROW, G_TOUCH
+from ...core.njit import njit
 from .kernels import CELLS, MAX_MOVES, count_moves
 from .masks import ROWS, attacked_or_jumped, cell_count, dice_masks, jump_masks, lowest
 

@@ -52,10 +52,11 @@ Kernels (all ``@njit(cache=True)``)
 
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.extending import intrinsic
 
 from ...boards.triangle66 import GEO, G_KNIGHT, G_PAWN, G_ROW, G_TOUCH, G_UP, parse_cell
+from ...core.njit import njit
 
 
 WHITE, BLACK = 0, 1
@@ -63,6 +64,7 @@ CELLS = 66
 PROMO = CELLS * CELLS  # 4356
 MAX_MOVES = 1024
 NO_JUMPS = np.zeros(0, dtype=np.int16)
+NO_JUMPS.setflags(write=False)  # as JUMP_FIELDS_TRIGEO: one compiled signature for both
 JUMP_FIELDS_TRIGEO = np.array([parse_cell(n) for n in ("C6", "C7", "C8", "D6", "D7", "D8")], dtype=np.int16)
 JUMP_FIELDS_TRIGEO.setflags(write=False)
 

@@ -17,10 +17,10 @@ Jump fields (Trigeo) are not in these tables: :func:`attacked` is for boards wit
 """
 
 import numpy as np
-from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from ...boards.triangle66 import G_KNIGHT, G_PAWN, G_ROW, GEO, UP, ray
+from ...core.njit import njit
 from .kernels import (
     CELLS, KNIGHT_HIGH, KNIGHT_LOW, TOUCH_HIGH, TOUCH_LOW, _count_free, _count_slides, _popcount, piece_moves,
 )

@@ -94,7 +94,7 @@ class SearchTables:
         self.ec = _aligned_zeros(1 << eval_bits, K.EC_ENTRY)
         self.buf = np.zeros(width, np.int32)
         self.masks = np.zeros((frames, ROWS, 2), np.uint64)  # Trigeo's, kept with the boards
-        self.weights = np.array(WEIGHTS[game])  # (a writable copy: one compiled signature)
+        self.weights = WEIGHTS[game]  # read-only, as every evaluation's weights (one compiled signature)
         self.generation = 0
         self.par[K.P_GAME] = game
 
@@ -126,6 +126,7 @@ def weights_of(options: dict, game: int) -> np.ndarray:
     w = np.array(WEIGHTS[game])
     for name, value in (options.get("weights") or {}).items():
         w[WEIGHT_NAMES.index(name)] = value
+    w.setflags(write=False)
     return w
 
 
@@ -138,7 +139,7 @@ def analyse(agent, state, clock: Clock, root: Root, order) -> Analysis:
         tables = SearchTables(root.game, tt_bits=bits, eval_bits=min(EVAL_BITS, bits))
         agent.compiled_tables = tables
     options = options_of(agent, root.game)
-    tables.weights[:] = weights_of(options, root.game)
+    tables.weights = weights_of(options, root.game)
     quiescence = max(0, int(agent.quiescence))
     # a roll and its face are two plies of one depth: keep every frame on the stack
     max_depth = max(1, min(int(agent.max_depth), (K.MAX_FRAMES - quiescence - 4) // 2))

@@ -34,8 +34,8 @@ Arrays (all made by :func:`ludothek.games.dice.search.SearchTables`):
 """
 
 import numpy as np
-from numba import njit
 
+from ...core.njit import njit
 from ..hexalit import playout_kernels as hexalit_eval
 from ..hexalit.kernels import ROLL, play_move, play_roll, position_hash, turn_actions_keep
 from ..trigeo import playout_kernels as trigeo_eval

@@ -2,8 +2,8 @@
 the observation planes of :mod:`ludothek.games.dice.observe`, written by numba."""
 
 import numpy as np
-from numba import njit
 
+from ...core.njit import njit
 from .kernels import WHITE
 from .observe import PLANES as DICE_PLANES
 

@@ -74,6 +74,11 @@ class TriangleAdapter(Adapter):
             return {"move": text, "kind": "cube", "from": None, "to": None}
         return {"move": text, "kind": "other", "from": None, "to": None}
 
+    def attempt(self, state: GameState, source: str | None, target: str | None) -> str | None:
+        if not source:
+            return None
+        return f"{source.upper()}X{target.upper()}" if target else f"{source.upper()}W"
+
     def threatened(self, state: GameState, board: dict[str, Any]) -> list[str]:
         """The threatened 1s ("Eins!"), as the state tells them."""
         ask = getattr(state, "threatened_ones", None)

@@ -13,6 +13,7 @@ SPEC = GameSpec(
     observation="ludothek.games.hexalit.observe:HexalitEncoder",
     picture="ludothek.games.hexalit.picture:draw",
     rules="ludothek.games.hexalit:rules.json",
+    lessons="ludothek.games.hexalit:lessons.json",
     hint={
         "en": "Moves as in Trigeo: B6XC6, C7°D7. Or roll a die showing 2 (or a spare 1): B5W rolls your die "
               "on B5 (the face is rolled for you). With the cube (-o cube=true): double 2 offers to double "
@@ -48,4 +49,5 @@ SPEC = GameSpec(
     levels=alphabeta_levels(100, 300, 1000, 3000, 10000),
     agents={"alphabeta_with": "ludothek.games.dice.agents:alphabeta_with_factory"},
     order=30,
+    puzzles="ludothek.games.hexalit:puzzles.json",
 )

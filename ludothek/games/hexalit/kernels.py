@@ -35,12 +35,12 @@ was threatened at the start of the turn (then his temporary faces are kept).
 """
 
 import numpy as np
-from numba import njit
 
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ...boards.triangle66 import G_TOUCH
 from ...core.borrow import borrowed
+from ...core.njit import njit
 from ...core.random_kernels import random_below
 from ..dice.kernels import CELLS, MAX_MOVES, ZOBRIST, is_attacked, piece_moves, zobrist_hash
 from ..dice.masks import (

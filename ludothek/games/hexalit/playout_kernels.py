@@ -6,8 +6,8 @@ Monte Carlo sample; the agent never sees the game's future rolls.
 """
 
 import numpy as np
-from numba import njit
 
+from ...core.njit import njit
 from ..dice.kernels import CELLS, MAX_MOVES, NO_JUMPS, count_moves, count_ones
 from .kernels import ROLL, gebot_cell, play_move, play_roll, turn_actions, turn_actions_keep
 from ...boards.triangle66 import G_ROW

@@ -22,7 +22,8 @@ def applicable(state) -> bool:
 def root(state) -> search.Root:
     keys = []
     for (board, temp, side), count in state._reps.items():  # turn starts so far, the root included
-        h = kernels.position_hash(np.frombuffer(board, np.int8), np.frombuffer(temp, np.bool_), side)
+        # (writable copies, as the state's arrays: one compiled signature)
+        h = kernels.position_hash(np.frombuffer(board, np.int8).copy(), np.frombuffer(temp, np.bool_).copy(), side)
         keys.extend([int(h)] * count)
     return search.Root(
         game=HEXALIT, board=state.board.copy(), temp=state.temp.copy(), side=int(state.side),

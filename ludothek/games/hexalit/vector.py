@@ -53,9 +53,10 @@ whole game. Each game rolls from a generator of its own, so ``parallel=True`` (n
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from ...boards import triangle66 as T
+from ...core.njit import njit
 from ...core.random_kernels import random_below
 from ..dice.kernels import CELLS
 from ..dice.masks import ROWS, fingerprint

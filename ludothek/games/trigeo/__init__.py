@@ -13,6 +13,7 @@ SPEC = GameSpec(
     observation="ludothek.games.trigeo.observe:TrigeoEncoder",
     picture="ludothek.games.trigeo.picture:draw",
     rules="ludothek.games.trigeo:rules.json",
+    lessons="ludothek.games.trigeo:lessons.json",
     hint={
         "en": "Moves: B6XC6 (the die on B6 moves to C6), C7°D7 (captures on D7; x or * also accepted), "
               "E9°F10=6 (a 2 reaching the far row may become a 6).",
@@ -39,4 +40,5 @@ SPEC = GameSpec(
     levels=alphabeta_levels(300, 1000, 3000, 10000, 30000),
     agents={"alphabeta_with": "ludothek.games.dice.agents:alphabeta_with_factory"},
     order=20,
+    puzzles="ludothek.games.trigeo:puzzles.json",
 )

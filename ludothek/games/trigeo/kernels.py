@@ -11,9 +11,9 @@ A position with no legal move is over: the side to move has lost.
 """
 
 import numpy as np
-from numba import njit
 
 from ...core.borrow import borrowed
+from ...core.njit import njit
 from ..dice.kernels import (
     CELLS,
     PROMO,

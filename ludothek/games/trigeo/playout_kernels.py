@@ -7,8 +7,8 @@ legal move), prefers captures, and stops after ``horizon`` plies to score the po
 """
 
 import numpy as np
-from numba import njit
 
+from ...core.njit import njit
 from ..dice.kernels import MAX_MOVES, apply_move, find_one, has_escape, is_attacked, undo_move
 from .kernels import legal_moves
 from ..dice.eval_kernels import TRIGEO_WEIGHTS, evaluate_white

@@ -56,9 +56,10 @@ is the plain API's count over the whole game.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from ...boards import triangle66 as T
+from ...core.njit import njit
 from ..dice.kernels import JUMP_FIELDS_TRIGEO, ZOBRIST, apply_move, move_hash_delta, zobrist_hash
 from ..dice.batched import COUNT, PLY, SIDE, SINCE, DiceVector
 from ...core.batched import CUT, DRAWN, GOES_ON, WON, record_outcome

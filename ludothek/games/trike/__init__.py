@@ -17,6 +17,7 @@ SPEC = GameSpec(
     observation="ludothek.games.trike.observe:TrikeEncoder",
     picture="ludothek.games.trike.picture:draw",
     rules="ludothek.games.trike:rules.json",
+    lessons="ludothek.games.trike:lessons.json",
     hint={
         "en": "Moves: a cell such as c1 (row letter from the apex, then column; the columns run diagonally "
               "from the numbers below up to the right edge), or swap (White's first move: take over Black's stone).",
@@ -38,4 +39,5 @@ SPEC = GameSpec(
     # MCTS is stronger than alpha-beta here: the default ladder
     opening_plies=1,  # Black's opening stone, so the pie rule decides something
     order=10,
+    puzzles="ludothek.games.trike:puzzles.json",
 )

@@ -10,9 +10,9 @@ rather than a walk; :func:`line_targets` is checked against :func:`targets` in t
 """
 
 import numpy as np
-from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
+from ...core.njit import njit
 from ...core.random_kernels import random_below
 
 EMPTY, BLACK, WHITE = 0, 1, 2

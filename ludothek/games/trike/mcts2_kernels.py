@@ -30,8 +30,8 @@ then looked again), so with the same seed this kernel builds the first kernel's 
 """
 
 import numpy as np
-from numba import njit
 
+from ...core.njit import njit
 from .kernels import EMPTY, points, targets
 from .mcts_kernels import ACTION, COUNT, FIRST, VISITS, propagate_proof  # the same tree layout
 

@@ -9,8 +9,8 @@ the game is valued exactly (``_ending``) and proven results propagate (MCTS-solv
 """
 
 import numpy as np
-from numba import njit
 
+from ...core.njit import njit
 from .kernels import points, targets
 from .search_kernels import _ending, play_out
 

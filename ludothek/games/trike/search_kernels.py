@@ -3,8 +3,8 @@
 rules implementation. Colours are 1 (black) and 2 (white) as there."""
 
 import numpy as np
-from numba import njit
 
+from ...core.njit import njit
 from .kernels import EMPTY, has_move, points, targets
 
 

@@ -41,10 +41,11 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from ...boards.hex_triangle import hex_triangle
 from ...core.batched import BatchedGames
+from ...core.njit import njit
 from .kernels import BLACK, EMPTY, points, random_below, targets
 from .observe import TrikeEncoder
 from .state import TrikeState

@@ -31,3 +31,6 @@ class TrikeAdapter(Adapter):
         if text.lower() == "swap":
             return {"move": text, "kind": "swap", "from": None, "to": None}
         return {"move": text, "kind": "place", "from": None, "to": text.lower()}
+
+    def attempt(self, state: GameState, source: str | None, target: str | None) -> str | None:
+        return target.lower() if target else None

@@ -1,15 +1,15 @@
 // The /login page: log in or sign up (an account is optional). After either, the guest seats of
 // this browser are handed to the account, and the page goes back to where the player came from.
 import { api, el, t, navigate, setMe, currentUser, tokens } from "./app.js";
+import { handOverLessons } from "./lessons.js";
 
-let mode = "login"; // or "signup"
-
+// The form is the address's: /login logs in, /login?mode=signup signs up (nothing remembered
+// between visits, so that after Sign up → Log out the "Log in" link shows the log-in form).
 export async function renderLogin(root) {
   const params = new URLSearchParams(location.search);
   const next = safeNext(params.get("next"));
-  if (params.get("mode") === "signup") mode = "signup";
   if (currentUser()) { navigate(next); return null; }
-  const signup = mode === "signup";
+  const signup = params.get("mode") === "signup";
   const title = signup ? t("signup_title") : t("login_title");
   document.title = `${title} – Ludothek`;
   const name = el("input", { id: "account-user", name: "username", type: "text", required: true,
@@ -30,6 +30,7 @@ export async function renderLogin(root) {
         const answer = await api("POST", signup ? "/api/signup" : "/api/login", { name: name.value, password: password.value });
         setMe(answer);
         await handOverGuestSeats();
+        await handOverLessons();
         navigate(next);
       } catch (e) {
         error.textContent = e.message;
@@ -44,7 +45,9 @@ export async function renderLogin(root) {
     el("div", { class: "row" }, submit), error);
   const other = el("a", { href: "#", id: "account-switch", onclick: (event) => {
     event.preventDefault();
-    mode = signup ? "login" : "signup";
+    if (signup) params.delete("mode"); else params.set("mode", "signup");
+    const query = params.toString();
+    history.replaceState({}, "", `/login${query ? `?${query}` : ""}`);
     root.replaceChildren();
     renderLogin(root).then(() => { const field = document.getElementById("account-user"); if (field) field.focus(); });
   } }, signup ? t("to_login") : t("to_signup"));

@@ -8,17 +8,37 @@ import { renderLogin } from "./account.js";
 import { renderLobby } from "./lobby.js";
 import { renderProfile } from "./profile.js";
 import { renderLeaderboard } from "./leaderboard.js";
+import { renderPuzzles } from "./puzzles.js";
+import { renderLearn } from "./lessons.js";
 import { setTurns, showTurns } from "./turns.js";
 
 let catalog = { en: {}, de: {} };
 let lang = localStorage.getItem("ludothek.lang") || ((navigator.language || "en").toLowerCase().startsWith("de") ? "de" : "en");
 let cleanup = null;
 
+const entry = (key) => (catalog[lang] && catalog[lang][key]) ?? (catalog.en && catalog.en[key]);
+
+// A text in the page's language. A number put in is written as the language writes numbers; a
+// count `n` picks the text's form for one ("1 rated game"), key_one, where the catalogue has one.
 export function t(key, vars = {}) {
-  let text = (catalog[lang] && catalog[lang][key]) ?? (catalog.en && catalog.en[key]) ?? key;
+  if (typeof vars.n === "number") {
+    const form = `${key}_${new Intl.PluralRules(lang).select(vars.n)}`;
+    if (entry(form) !== undefined) key = form;
+  }
+  let text = entry(key) ?? key;
   // a function, so that a value (a player's name) is put in as it is: "$&" in it is no pattern
-  for (const [k, v] of Object.entries(vars)) text = text.replaceAll(`{${k}}`, () => String(v));
+  for (const [k, v] of Object.entries(vars)) {
+    const shown = typeof v === "number" ? num(v, Number.isInteger(v) ? 0 : null) : String(v);
+    text = text.replaceAll(`{${k}}`, () => shown);
+  }
   return text;
+}
+
+// A number as people of the page's language read it: "162,3" in German, "162.3" in English;
+// `digits` decimals (null: as many as it has, up to 2); thousands grouped only from 10 000 on.
+export function num(value, digits = 0) {
+  const places = digits === null ? { maximumFractionDigits: 2 } : { minimumFractionDigits: digits, maximumFractionDigits: digits };
+  return new Intl.NumberFormat(lang, { ...places, useGrouping: "min2" }).format(value);
 }
 export function getLang() { return lang; }
 export function colourName(colour) { return t(`colour_${colour}`) === `colour_${colour}` ? colour : t(`colour_${colour}`); }
@@ -197,20 +217,25 @@ export function navigate(path) {
 }
 
 // the header's account menu: "Log in", or the name (as text, whatever it holds; a link to the
-// player's profile), "My games" with the number of games waiting for his move, and "Log out"
+// player's profile), "My games" with the number of games waiting for his move, and "Log out" (in
+// the header's menu, which a phone folds behind its menu button)
 function renderAccount() {
   const box = document.getElementById("account");
+  const more = document.getElementById("account-more");
   if (!box) return;
   box.replaceChildren();
+  if (more) more.replaceChildren();
   if (me.user) {
     box.append(
       el("a", { class: "account-name", id: "account-name", href: `/players/${encodeURIComponent(me.user.name)}`, "data-link": true,
         title: t("logged_in_as", { name: me.user.name }) }, me.user.name),
       el("a", { class: "switch my-games", id: "my-games", href: "/archive?tab=mine", "data-link": true },
-        t("archive_mine"), el("span", { class: "badge", id: "turns-badge", hidden: true })),
+        t("archive_mine"), el("span", { class: "badge", id: "turns-badge", hidden: true })));
+    (more || box).append(
       el("button", { type: "button", class: "switch", id: "logout", onclick: async () => {
         try { await api("POST", "/api/logout", {}); } catch (e) { /* the cookie ends with the session anyway */ }
         tokens.forgetAll();
+        localStorage.removeItem("ludothek.lessons");  // the account keeps them; the next person starts afresh
         setMe(null);
         route();
       } }, t("logout")));
@@ -219,6 +244,15 @@ function renderAccount() {
     box.append(el("a", { class: "switch", id: "login-link", href: here ? `/login?next=${encodeURIComponent(here)}` : "/login", "data-link": true }, t("nav_login")));
   }
   showTurns();
+}
+
+// the phone's header menu: opened by its button, closed by a choice in it, Escape or a new page
+function setMenu(open) {
+  const header = document.querySelector("header.top");
+  const button = document.getElementById("menu-button");
+  if (!header || !button) return;
+  header.classList.toggle("open", open);
+  button.setAttribute("aria-expanded", open ? "true" : "false");
 }
 
 function translateStatic() {
@@ -239,6 +273,7 @@ function translateStatic() {
 
 export async function route() {
   if (cleanup) { try { cleanup(); } catch (e) { /* ignore */ } cleanup = null; }
+  setMenu(false);
   translateStatic();
   const root = document.getElementById("app");
   root.replaceChildren();
@@ -250,10 +285,12 @@ export async function route() {
     if ((match = path.match(/^\/play\/([A-Za-z0-9_-]+)$/))) cleanup = await renderGame(root, match[1]);
     else if (path === "/archive") cleanup = await renderArchive(root);
     else if ((match = path.match(/^\/rules(?:\/([a-z0-9_]+))?$/))) cleanup = await renderRules(root, match[1]);
+    else if ((match = path.match(/^\/learn(?:\/([a-z0-9_]+))?$/))) cleanup = await renderLearn(root, match[1]);
     else if (path === "/login") cleanup = await renderLogin(root);
     else if (path === "/lobby") cleanup = await renderLobby(root);
     else if ((match = path.match(/^\/players\/([^/]+)$/))) cleanup = await renderProfile(root, decodeURIComponent(match[1]));
     else if ((match = path.match(/^\/leaderboard(?:\/([a-z0-9_]+))?$/))) cleanup = await renderLeaderboard(root, match[1]);
+    else if ((match = path.match(/^\/puzzles(?:\/([a-z0-9_]+)(?:\/([A-Za-z0-9_-]+))?)?$/))) cleanup = await renderPuzzles(root, match[1], match[2]);
     else cleanup = await renderHome(root);
   } catch (e) {  // the page could not load: say why; it loads again when the server is back
     routeFailed = !!e.network;
@@ -276,6 +313,16 @@ document.addEventListener("click", (event) => {
   if (event.target.closest("#theme")) {
     localStorage.setItem(THEME, isDark() ? "light" : "dark");
     applyTheme();
+  }
+  if (event.target.closest("#menu-button")) {
+    setMenu(document.getElementById("menu-button").getAttribute("aria-expanded") !== "true");
+  }
+});
+document.addEventListener("keydown", (event) => {
+  const button = document.getElementById("menu-button");
+  if (event.key === "Escape" && button && button.getAttribute("aria-expanded") === "true") {
+    setMenu(false);
+    button.focus();
   }
 });
 window.addEventListener("popstate", route);

@@ -1,5 +1,5 @@
 // Archive: running and finished games, filtered by game and player; open one to replay it move by move.
-import { api, el, t, getLang, focusKey, restoreFocus, gameCatalog, currentUser } from "./app.js";
+import { api, el, t, num, getLang, focusKey, restoreFocus, gameCatalog, currentUser } from "./app.js";
 import { notifyButton } from "./turns.js";
 import { playerLink, resultText } from "./setup.js";
 
@@ -81,7 +81,7 @@ async function load(results, titles, count) {
     table.append(el("tr", { class: g.your_turn ? "your-turn" : null },
       el("td", {}, el("strong", {}, (titles[g.game] || g.game) + size), el("div", { class: "note" }, kind),
         g.your_turn ? el("span", { class: "tag turn" }, t("your_turn_mark")) : null),
-      el("td", {}, one, " – ", two), el("td", {}, result), el("td", { "data-label": t("moves") }, String(g.moves)),
+      el("td", {}, one, " – ", two), el("td", {}, result), el("td", { "data-label": t("moves") }, num(g.moves)),
       el("td", {}, new Date(g.created * 1000).toLocaleString(getLang())),
       el("td", {}, el("div", { class: "row" },
         el("a", { class: "btn", href: `/play/${g.id}`, "data-link": true }, g.status === "over" ? t("replay") : t("open")),

@@ -130,7 +130,7 @@ export function drawBoard(geometry, board, opts = {}) {
   const unit = kind === "grid" ? 1 : kind === "tri66" ? 1.15 : 1;
   const pad = unit * (kind === "cells" ? 0.35 : opts.labels === false ? 0.5 : kind === "hextri" ? 1.6 + 0.42 * Math.max(1, (geometry.side || 9) / 9) : 1.2);
   let width = maxX - minX + 2 * pad;
-  const trayWidth = kind === "grid" ? 1.8 : 0;
+  const trayWidth = kind === "grid" && (board.tray || []).length ? 1.8 : 0;  // no empty tray: the board stays centred
   const interactive = typeof opts.onCell === "function";
   const root = svg("svg", {
     class: "board", xmlns: NS,
@@ -205,6 +205,7 @@ export function drawBoard(geometry, board, opts = {}) {
     if (kind === "tri66" && opts.labels !== false && !(board.dice || {})[cell.name]) {
       labelLayer.append(svg("text", {
         x: cx, y: cy + 0.11, "text-anchor": "middle", "font-size": 0.3, fill: cell.up ? "#9b8260" : "#e6cfae", "pointer-events": "none",
+        class: "cell-label",
       }, document.createTextNode(cell.name)));
     }
   }

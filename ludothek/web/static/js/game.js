@@ -1,10 +1,11 @@
 // The game page: board, moves, clocks, offers, move list, replay. Live over a websocket.
-import { api, el, t, colourName, tokens, navigate, getLang, offline, focusKey, restoreFocus, currentUser, restartDelay } from "./app.js";
+import { api, el, t, num, colourName, tokens, navigate, getLang, offline, focusKey, restoreFocus, currentUser, restartDelay } from "./app.js";
 import { drawBoard, gridDie, dieFace, svg } from "./board.js";
 import { playSound, soundOn, setSoundOn, wantSound } from "./sound.js";
 import { analysisCard, drawArrow, exactOf, lineView, loadAnalysis, markOf, showLine, startAnalysis } from "./analysis.js";
 import { animateMove, finishAnimation, isAnimating, snapshot } from "./animate.js";
-import { clockText, playerLink, ratingDelta } from "./setup.js";
+import { clockText, playerLink, ratingDelta, ratingText } from "./setup.js";
+import { boardZoom } from "./zoom.js";
 
 const SWATCH = { black: "#222", white: "#f5f0e6", a: "#3b7d4f", b: "#7b5aa6" };
 
@@ -34,6 +35,7 @@ export async function renderGame(root, id) {
   }
   if (first.you.length) page.error = "";  // the invite was already used: by this player's account
   const boardWrap = el("div", { class: "board-wrap" });
+  page.zoom = boardZoom(boardWrap);
   const side = el("div", { class: "side" });
   root.append(el("div", { class: "play" }, boardWrap, side));
   page.live = el("div", { class: "visually-hidden", id: "announce", "aria-live": "polite", "aria-atomic": "true" });
@@ -384,12 +386,14 @@ function seatNode(page, seat) {
   return el("span", {}, before, link, after);
 }
 
-// a rated game's end: "1500 → 1662 +162.3" for one seat (null before the end or in a casual game)
+// a rated game's end: "1500? → 1662? +162.3" for one seat, "?" marking a provisional rating (null
+// before the end or in a casual game)
 function ratingChange(v, seat, id) {
   const r = v.ratings && v.ratings[seat];
   if (!r) return null;
-  return el("span", { class: "rating-change", id, "data-before": r.before, "data-after": r.after, "data-delta": r.delta },
-    `${Math.round(r.before)} \u2192 ${Math.round(r.after)} `, ratingDelta(r.delta));
+  return el("span", { class: "rating-change", id, "data-before": r.before, "data-after": r.after, "data-delta": r.delta,
+    title: r.provisional_before || r.provisional ? t("provisional_hint") : null },
+    `${ratingText(r.before, r.provisional_before)} \u2192 ${ratingText(r.after, r.provisional)} `, ratingDelta(r.delta));
 }
 
 // the roll for the first move in the page's words: "(high starts): White 3, Black 3; White 2, Black 4"
@@ -423,6 +427,7 @@ function render(page, boardWrap, side, draw) {
     focus: page.focusCell, onFocus: (name) => { page.focusCell = name; },
   });
   boardWrap.replaceChildren(board);
+  page.zoom.attach(board);
   if ((boardFocused || page.refocusBoard) && !page.modal) {
     page.refocusBoard = false;
     const cell = board.querySelector('[tabindex="0"]');

@@ -2,6 +2,7 @@
 import { api, el, t, colourName, tokens, navigate, getLang, focusKey, restoreFocus, gameCatalog, currentUser } from "./app.js";
 import { boardPicture } from "./board.js";
 import { optionFields, clockFields, clockBody } from "./setup.js";
+import { dailyCard } from "./puzzles.js";
 
 const pictures = new Map(); // the preview of each game's board, fetched once a page load
 const form = { game: null, options: {}, first: "high", opponent: "hotseat", bot: "random", seat: 0,
@@ -13,17 +14,22 @@ export async function renderHome(root) {
   // the catalogue comes in display order: the first game is the default
   if (!form.game || !byName[form.game]) form.game = games.length ? games[0].name : null;
   const lang = getLang();
-  root.append(el("h1", {}, t("choose_game")), el("p", { class: "sub" }, t("tagline")));
+  root.append(el("h1", {}, t("choose_game")), el("p", { class: "sub" }, t("tagline")),
+    el("p", { class: "learn-link" }, el("a", { href: "/learn", "data-link": true, id: "home-learn" }, t("learn_home"))));
   // the games are buttons: Tab reaches them, Enter or Space chooses one
   const cards = el("div", { class: "games", role: "group", "aria-label": t("game_pictures") });
   root.append(cards);
   const setup = el("div", { class: "setup" });
   root.append(setup);
+  const daily = el("div", { class: "daily-slot" });
+  root.append(daily);
+  dailyCard().then((card) => daily.append(card));  // the puzzle of the day, below the setup
   for (const info of games) {
     const name = info.name;
     const card = el("button", { type: "button", class: "card game-card" + (form.game === name ? " chosen" : ""), "data-game": name,
       "aria-pressed": form.game === name ? "true" : "false" },
-      el("span", { class: "pic" }), el("span", { class: "name" }, info.title[lang] || info.title.en));
+      el("span", { class: "pic" }), el("span", { class: "name" }, info.title[lang] || info.title.en),
+      info.summary ? el("span", { class: "summary" }, info.summary[lang] || info.summary.en) : null);
     card.addEventListener("click", () => { form.game = name; form.options = {}; renderHomeAgain(root); });
     const small = info.options.some((o) => o.name === "size") ? "&o.size=7" : "";
     if (!pictures.has(name)) pictures.set(name, api("GET", `/api/preview?game=${encodeURIComponent(name)}${small}`));

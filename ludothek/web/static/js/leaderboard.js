@@ -1,5 +1,5 @@
 // The leaderboard of one game: the best rated players, provisional ones after the others.
-import { api, el, t, gameCatalog } from "./app.js";
+import { api, el, t, num, gameCatalog } from "./app.js";
 import { gameTitle, ratingText, playerLink } from "./setup.js";
 
 export async function renderLeaderboard(root, game) {
@@ -25,12 +25,12 @@ export async function renderLeaderboard(root, game) {
     }
     if (p.provisional) marked = true;
     table.append(el("tr", { class: p.provisional ? "provisional" : null, "data-player": p.name },
-      el("td", { class: "rank" }, String(p.rank)),
+      el("td", { class: "rank" }, num(p.rank)),
       el("td", {}, playerLink(p.name)),
       el("td", { "data-label": t("rating"), class: "rating-value", "data-value": p.value, title: p.provisional ? t("provisional_hint") : null },
         ratingText(p.value, p.provisional)),
-      el("td", { "data-label": t("deviation") }, `± ${Math.round(p.deviation)}`),
-      el("td", { "data-label": t("games_played") }, String(p.games))));
+      el("td", { "data-label": t("deviation") }, `± ${num(Math.round(p.deviation))}`),
+      el("td", { "data-label": t("games_played") }, num(p.games))));
   }
   card.append(table, el("p", { class: "note" }, t("provisional_hint")));
   return null;

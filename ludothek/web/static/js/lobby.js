@@ -1,8 +1,8 @@
 // The lobby: offer a game to anyone (a seek), take someone's offer, watch the games being played.
 // Live over /ws/lobby while the page is open: the server drops an author's real-time seeks when
 // his socket closes, and tells the socket that owns a seek when someone accepts it.
-import { api, el, t, colourName, tokens, navigate, getLang, offline, focusKey, restoreFocus, gameCatalog, currentUser, restartDelay } from "./app.js";
-import { optionFields, clockFields, clockBody, clockText, optionsText, gameTitle, playerLink } from "./setup.js";
+import { api, el, t, num, colourName, tokens, navigate, getLang, offline, focusKey, restoreFocus, gameCatalog, currentUser, restartDelay } from "./app.js";
+import { optionFields, clockFields, clockBody, clockText, optionsText, gameTitle, playerLink, ratingText } from "./setup.js";
 import { pauseTurnsSocket, resumeTurnsSocket, onTurns, notifyButton } from "./turns.js";
 
 // the seeks this tab created, with their tokens, kept over a reload: [{id, token, at}]
@@ -158,8 +158,12 @@ function drawLists(page) {
   }
 }
 
+// the author and, for an account, his rating in the seek's game ("1500?" while provisional)
 function authorName(seek) {
-  return seek.by ? playerLink(seek.by) : t("guest");
+  if (!seek.by) return t("guest");
+  const r = seek.rating;
+  return el("span", {}, playerLink(seek.by), r ? " " : null, r ? el("span", { class: "seek-rating rating-value", "data-value": r.value,
+    title: r.provisional ? t("provisional_hint") : null }, `(${ratingText(r.value, r.provisional)})`) : null);
 }
 
 function seekTable(page) {
@@ -200,12 +204,15 @@ function liveTable(page) {
   for (const g of page.live) {
     const game = page.byName[g.game];
     const names = g.seats.map((s, i) => s.name ? playerLink(s.name) : t("player_n", { n: i + 1 }));
+    // a game of this player (his account's, or a seat this browser holds): Open, at his seat
+    const mine = g.mine || !!tokens.get(g.id);
     table.append(el("tr", {},
       el("td", {}, el("strong", {}, gameTitle(game) || g.game), el("div", { class: "note" }, [optionsText(game, g.options), t(g.rated ? "rated" : "casual")].filter(Boolean).join(" · "))),
       el("td", {}, names[0], " – ", names[1]),
       el("td", { "data-label": t("time_control") }, clockText(g.clock)),
-      el("td", { "data-label": t("moves") }, String(g.moves)),
-      el("td", {}, el("a", { class: "btn", href: `/play/${g.id}`, "data-link": true }, t("watch")))));
+      el("td", { "data-label": t("moves") }, num(g.moves)),
+      el("td", {}, el("a", { class: mine ? "btn primary" : "btn", href: `/play/${g.id}`, "data-link": true, "data-mine": mine ? "true" : null },
+        t(mine ? "open" : "watch")))));
   }
   return table;
 }

@@ -1,6 +1,6 @@
 // A player's profile: since when he plays here, his rating in each game with its history, his
 // wins, draws and losses, and his recent games.
-import { api, el, t, getLang, gameCatalog } from "./app.js";
+import { api, el, t, num, getLang, gameCatalog } from "./app.js";
 import { gameTitle, ratingText, clockText, playerLink, resultText } from "./setup.js";
 import { ratingChart } from "./chart.js";
 
@@ -22,7 +22,7 @@ export async function renderProfile(root, name) {
 
   const ratings = el("div", { class: "profile-ratings", id: "profile-ratings" });
   if (!user.ratings.length) ratings.append(el("div", { class: "card note" }, t("no_rated_games")));
-  for (const r of user.ratings) ratings.append(ratingCard(r, byName[r.game], user.counts[r.game]));
+  for (const r of user.ratings) ratings.append(ratingCard(r, byName[r.game], user.counts[r.game], user.start));
   // games played only unrated still show their results
   for (const [game, counts] of Object.entries(user.counts || {})) {
     if (!user.ratings.some((r) => r.game === game) && (counts.win || counts.draw || counts.loss)) {
@@ -45,18 +45,18 @@ function countsLine(counts) {
     el("span", { class: "loss" }, t("losses_n", { n: c.loss })));
 }
 
-function ratingCard(r, game, counts) {
+function ratingCard(r, game, counts, start) {
   const title = gameTitle(game) || r.game;
   const card = el("section", { class: "card rating-card", "data-game": r.game, "aria-labelledby": `rating-${r.game}` },
     el("h2", { id: `rating-${r.game}` }, title),
     el("div", { class: "rating-line" },
       el("span", { class: "rating-value", "data-value": r.value, title: r.provisional ? t("provisional_hint") : null }, ratingText(r.value, r.provisional)),
-      el("span", { class: "note" }, `± ${Math.round(r.deviation)}`),
+      el("span", { class: "note" }, `± ${num(Math.round(r.deviation))}`),
       el("span", { class: "note" }, t("games_n", { n: r.games })),
       r.provisional ? el("span", { class: "tag" }, t("provisional")) : null),
     countsLine(counts));
   if (r.history && r.history.length) {
-    card.append(el("div", { class: "chart-wrap" }, ratingChart(r.history, `chart-${r.game}`, title)));
+    card.append(el("div", { class: "chart-wrap" }, ratingChart(r.history, `chart-${r.game}`, title, start)));
     if (r.history.length === 1) card.append(el("p", { class: "note" }, t("rating_chart_wait")));
   }
   return card;
@@ -74,7 +74,7 @@ function recentTable(user, byName) {
         el("div", { class: "note" }, [t(g.rated ? "rated" : "casual"), clockText(g.clock)].join(" · "))),
       el("td", {}, names[0], " – ", names[1]),
       el("td", {}, result),
-      el("td", { "data-label": t("moves") }, String(g.moves)),
+      el("td", { "data-label": t("moves") }, num(g.moves)),
       el("td", {}, new Date(g.created * 1000).toLocaleDateString(getLang())),
       el("td", {}, el("a", { class: "btn", href: `/play/${g.id}`, "data-link": true }, g.status === "over" ? t("replay") : t("open")))));
   }

@@ -1,6 +1,6 @@
 // The game-setup widgets the home page and the lobby share (a game's options, the time control)
 // and the short texts that describe a setting in lists.
-import { el, t, getLang, colourName } from "./app.js";
+import { el, t, num, getLang, colourName } from "./app.js";
 
 export const DAYS = [1, 2, 3, 7, 14];
 
@@ -60,7 +60,7 @@ export function clockFields(state, { prefix = "clock", days = true } = {}) {
   const corr = el("div", { class: "row clock-days", hidden: state.clockKind !== "days" },
     el("label", { for: `${prefix}-days`, class: "note" }, t("days_per_move")),
     el("select", { id: `${prefix}-days`, onchange: (e) => { state.days = Number(e.target.value); } },
-      DAYS.map((d) => el("option", { value: d, selected: d === state.days ? true : null }, t(d === 1 ? "day_one" : "days_n", { n: d })))));
+      DAYS.map((d) => el("option", { value: d, selected: d === state.days ? true : null }, t("days_n", { n: d })))));
   const kind = el("select", { id: `${prefix}-kind`, onchange: (e) => {
     state.clockKind = e.target.value;
     live.hidden = state.clockKind !== "live";
@@ -79,10 +79,10 @@ export function clockBody(state) {
 // "5 + 3", "3 days per move" or "No clock"
 export function clockText(clock) {
   if (!clock) return t("clock_none");
-  if (clock.days !== undefined) return t(clock.days === 1 ? "clock_day" : "clock_days", { n: clock.days });
+  if (clock.days !== undefined) return t("clock_days", { n: clock.days });
   const minutes = clock.minutes !== undefined ? clock.minutes : Math.round((clock.initial || 0) / 60000);
   const increment = clock.increment !== undefined ? clock.increment : 0;
-  return `${minutes} + ${increment}`;
+  return `${num(minutes)} + ${num(increment)}`;
 }
 
 // the options that differ from the game's defaults, shortly: "Board size 7"
@@ -99,16 +99,16 @@ export function optionsText(game, options) {
 
 // a rating as people read it: rounded, with "?" while it is provisional
 export function ratingText(value, provisional) {
-  return `${Math.round(value)}${provisional ? "?" : ""}`;
+  return `${num(Math.round(value))}${provisional ? "?" : ""}`;
 }
 
-// a change of rating: "+12.3" or "−12.3" (a real minus sign), coloured, with words for a screen reader
+// a change of rating: "+12.3" or "−12.3" (a real minus sign; "+12,3" in German), coloured, with words for a screen reader
 export function ratingDelta(delta) {
   const up = delta >= 0;
-  const shown = `${up ? "+" : "\u2212"}${Math.abs(delta).toFixed(1)}`;
+  const size = num(Math.abs(delta), 1);
   return el("span", { class: `delta ${up ? "up" : "down"}` },
-    el("span", { "aria-hidden": "true" }, shown),
-    el("span", { class: "visually-hidden" }, t(up ? "rating_gained" : "rating_lost", { n: Math.abs(delta).toFixed(1) })));
+    el("span", { "aria-hidden": "true" }, `${up ? "+" : "\u2212"}${size}`),
+    el("span", { class: "visually-hidden" }, t(up ? "rating_gained" : "rating_lost", { n: size })));
 }
 
 // a listed game's result: the winner, a draw, "aborted" (no result), or its status while it goes on
