@@ -382,9 +382,40 @@ WEB: dict[str, dict[str, str]] = {
     "mistake": {"en": "Mistake", "de": "Fehler"},
     "blunder": {"en": "Blunder", "de": "Grober Fehler"},
     "best_was": {"en": "Best was {move}", "de": "Besser war {move}"},
-    "exact_win": {"en": "win in {n}", "de": "Gewinn in {n}"},
-    "exact_loss": {"en": "loss in {n}", "de": "Verlust in {n}"},
+    # a solved value for the player who moved (the same words as ludothek.ai.review.EXACT_WORDS)
+    "exact_now_win": {"en": "wins with this move", "de": "gewinnt mit diesem Zug"},
+    "exact_now_loss": {"en": "loses with this move", "de": "verliert mit diesem Zug"},
+    "exact_best_now_win": {"en": "wins at once", "de": "gewinnt sofort"},
+    "exact_win_one": {"en": "wins in 1 move", "de": "gewinnt in 1 Zug"},
+    "exact_win_many": {"en": "wins in {n} moves", "de": "gewinnt in {n} Zügen"},
+    "exact_loss_one": {"en": "loses in 1 move", "de": "verliert in 1 Zug"},
+    "exact_loss_many": {"en": "loses in {n} moves", "de": "verliert in {n} Zügen"},
     "exact_draw": {"en": "draw", "de": "remis"},
+    # winning chances (issue 31, item 4)
+    "analysis_chances": {"en": "Winning chances: {first} {first_value}, {second} {second_value}",
+                         "de": "Gewinnchancen: {first} {first_value}, {second} {second_value}"},
+    "analysis_chart_win": {"en": "{colour}'s winning chances after every ply", "de": "Gewinnchancen von {colour} nach jedem Halbzug"},
+    "analysis_lost": {"en": "gave away {points} percentage points of winning chances",
+                      "de": "verschenkte {points} Prozentpunkte Gewinnchance"},
+    "analysis_thresholds": {
+        "en": "Marks by the winning chances a move gave away against the best move: ?! inaccuracy from {inaccuracy}, "
+              "? mistake from {mistake}, ?? blunder from {blunder} percentage points.",
+        "de": "Markiert nach den Gewinnchancen, die ein Zug gegenüber dem besten Zug verschenkt: ?! Ungenauigkeit ab "
+              "{inaccuracy}, ? Fehler ab {mistake}, ?? grober Fehler ab {blunder} Prozentpunkten.",
+    },
+    "analysis_thresholds_exact": {
+        "en": "Marks in the solved game: ? a move that turns a win into a draw or a draw into a loss, ?? one that "
+              "turns a win into a loss.",
+        "de": "Markiert im gelösten Spiel: ? ein Zug, der einen Gewinn zum Remis oder ein Remis zum Verlust macht, "
+              "?? einer, der einen Gewinn zum Verlust macht.",
+    },
+    "analysis_calibrated": {"en": "Winning chances from the game's bot-vs-bot calibration.",
+                            "de": "Gewinnchancen aus der Kalibrierung des Spiels an Partien von Bots gegeneinander."},
+    "analysis_best_move": {"en": "Best move here: {move}", "de": "Bester Zug hier: {move}"},
+    "analysis_line": {"en": "Expected line", "de": "Erwartete Fortsetzung"},
+    "analysis_line_step": {"en": "Play the expected line to {move}", "de": "Erwartete Fortsetzung bis {move} spielen"},
+    "analysis_line_back": {"en": "Back to the game", "de": "Zurück zur Partie"},
+    "analysis_arrow": {"en": "best move {move}", "de": "bester Zug {move}"},
     "computer": {"en": "computer", "de": "Computer"},
     # accounts (issue 11): optional; the header's account menu and the /login page
     "nav_login": {"en": "Log in", "de": "Anmelden"},

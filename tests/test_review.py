@@ -9,7 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from ludothek.ai import review as R
-from ludothek.ai.review import BLUNDER, INACCURACY, MISTAKE, mark_of, merge, review_game, spans
+from ludothek.ai.review import BLUNDER, INACCURACY, MISTAKE, merge, review_game, spans
+from ludothek.ai.winchance import mark_of
 from ludothek.cli import main
 from ludothek.core.errors import LudothekError
 from ludothek.core.record import Record, dump
@@ -32,8 +33,9 @@ def random_game(game: str, plies: int, seed: int, **options):
 
 
 def test_marks_by_the_size_of_the_loss():
-    assert (INACCURACY, MISTAKE, BLUNDER) == (0.1, 0.2, 0.3)
-    assert [mark_of(x) for x in (0.0, 0.09, 0.1, 0.19, 0.2, 0.29, 0.3, 2.0)] == [
+    # percentage points of winning chances
+    assert (INACCURACY, MISTAKE, BLUNDER) == (10, 20, 30)
+    assert [mark_of(x) for x in (0.0, 9.9, 10, 19.9, 20, 29.9, 30, 100)] == [
         None, None, "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
 
 
@@ -43,11 +45,12 @@ def test_a_losing_move_where_a_winning_one_was_there_is_a_blunder():
     result = review_game(start, moves)
     assert start.ply == 0 and start.position().startswith("1/bW")  # the start is left as it was
     assert result.method == "search" and result.agent == "mcts" and result.budget == R.BUDGETS["mcts"]
-    assert result.start == {"ply": 0, "eval": 1.0, "exact": None}  # Black (seat 0) wins with a1
+    # Black (seat 0) wins with a1, and the search says so
+    assert result.start == {"ply": 0, "eval": 1.0, "win": 100.0, "exact": None, "next_best": "a1", "line": ["a1"]}
     first, second = result.entries
     assert (first.ply, first.move, first.colour, first.seat, first.chance) == (1, "d4", "black", 0, False)
     assert first.eval == -1.0 and first.mark == "blunder" and first.symbol == "??"
-    assert first.best == "a1" and first.best_eval == 1.0 and first.loss == 2.0
+    assert first.best == "a1" and first.best_eval == 1.0 and first.loss == 100.0 and first.win == 0.0
     # White took the win: the best move, nothing to mark
     assert (second.move, second.colour, second.eval, second.mark, second.best, second.loss) == ("c3", "white", -1.0,
                                                                                                    None, None, 0.0)
@@ -143,7 +146,8 @@ def test_bitis_values_are_the_solved_tables():
             assert (entry.best is None) == (played.rank == top)
             marked += entry.mark is not None
             if entry.mark:
-                assert R.exact_text(entry.best_exact, entry.seat) != R.exact_text(entry.exact, entry.seat)
+                assert R.exact_key(entry.best_exact, entry.seat) != R.exact_key(entry.exact, entry.seat)
+            assert "in 0" not in R.exact_text(entry.exact, entry.seat)
     assert marked  # the lower levels do throw results away
 
 
@@ -179,6 +183,77 @@ def test_review_command(tmp_path):
     exact = CliRunner().invoke(main, ["review", str(path)])
     assert exact.exit_code == 0, exact.output
     assert "exact values from the solved table" in exact.output
-    assert any(word in exact.output for word in ("win in", "loss in", "draw"))
+    assert any(word in exact.output for word in ("wins in", "loses in", "with this move", "draw"))
+    assert "wins in 0" not in exact.output and "loses in 0" not in exact.output
     missing = CliRunner().invoke(main, ["review", str(tmp_path / "none.ludo")])
     assert missing.exit_code == 2
+
+
+def test_solved_values_in_natural_words_english_and_german():
+    """Bitis's labels (issue 31): the winner's own moves still to make, plurals, and a move
+    that ends the game says so: never "in 0"."""
+    words = R.exact_text
+    assert words({"winner": 0, "plies": 0}, 0) == "wins with this move"
+    assert words({"winner": 0, "plies": 0}, 0, "de") == "gewinnt mit diesem Zug"
+    assert words({"winner": 0, "plies": 0}, 0, best=True) == "wins at once"
+    assert words({"winner": 0, "plies": 0}, 0, "de", best=True) == "gewinnt sofort"
+    assert words({"winner": 1, "plies": 0}, 0) == "loses with this move"
+    assert words({"winner": 0, "plies": 2}, 0) == "wins in 1 move"
+    assert words({"winner": 0, "plies": 2}, 0, "de") == "gewinnt in 1 Zug"
+    assert words({"winner": 0, "plies": 4}, 0) == "wins in 2 moves"
+    assert words({"winner": 0, "plies": 4}, 0, "de") == "gewinnt in 2 Zügen"
+    assert words({"winner": 1, "plies": 1}, 0) == "loses in 1 move"
+    assert words({"winner": 1, "plies": 5}, 0) == "loses in 3 moves"
+    assert words({"winner": 1, "plies": 5}, 0, "de") == "verliert in 3 Zügen"
+    assert words({"winner": None, "plies": None}, 1, "de") == "remis"
+    assert words(None, 0) == ""
+
+
+def test_the_web_page_says_solved_values_in_the_same_words():
+    from ludothek.i18n import WEB
+
+    for key, (english, german) in R.EXACT_WORDS.items():
+        assert WEB[f"exact_{key}"] == {"en": english, "de": german}
+
+
+def test_the_played_move_is_judged_against_the_searchs_next_candidates_even_when_it_was_its_choice():
+    """A move the search chose at first sight is still compared with other moves, each searched
+    as the played one: a real drop is marked even when the search's first choice made it."""
+    from ludothek.ai.base import Analysis
+
+    analysis = Analysis(best=5, scores={5: 0.4, 7: 0.3, 9: 0.1, 2: -0.5}, visits={})
+    assert R._candidates(analysis, 5) == [7, 9]
+    assert R._candidates(analysis, 7) == [5, 9]
+    mcts = Analysis(best=2, scores={2: 0.1, 3: 0.2, 4: 0.0}, visits={2: 90, 3: 5, 4: 40})
+    assert R._candidates(mcts, 2) == [4, 3]
+
+    class Judge(R._Search):
+        """The search's values: the first choice (5) looks best before the move, but after it
+        the position is worth far less than after 7."""
+
+        def evaluate(self, state, iterations=None):
+            worth = {5: -0.3, 7: 0.2, 9: 0.0}
+            return R._Value(worth[state.history[-1]], win=50 * (1 + worth[state.history[-1]]))
+
+    class State:
+        history: list[int] = []
+
+        def legal_actions(self):
+            return [5, 7, 9, 2]
+
+        def current_player(self):
+            return 0
+
+        def action_to_str(self, action):
+            return f"m{action}"
+
+        def apply_action(self, action):
+            self.history.append(action)
+
+        def undo(self):
+            self.history.pop()
+
+    judge = Judge("trigeo", "alphabeta", 100, 1)
+    entry = R.Entry(1, "m5", "white", 0, False, -0.3, 35.0)
+    judge.judge(State(), 5, R._Value(0.4, analysis), R._Value(-0.3, win=35.0), entry)
+    assert entry.best == "m7" and entry.loss == pytest.approx(25.0) and entry.mark == "mistake"

@@ -20,6 +20,7 @@ with warnings.catch_warnings():
 
 from sqlalchemy import create_engine, text
 
+from ludothek.ai.review import FORMAT_VERSION
 from ludothek.core.registry import game_class
 from ludothek.web import bots, create_app
 from ludothek.web.store import database_url
@@ -117,7 +118,7 @@ def test_analysis_of_a_finished_game_runs_in_the_pool_and_is_stored(db_url, call
     try:
         with engine.connect() as conn:
             rows = conn.execute(text("SELECT game_id, format, plies FROM analyses")).all()
-        assert rows == [(game_id, 1, 2)]
+        assert rows == [(game_id, FORMAT_VERSION, 2)]
     finally:
         engine.dispose()
 
@@ -178,3 +179,28 @@ def test_a_game_resigned_before_any_ply_has_nothing_to_analyse(tmp_path):
         assert resigned.status_code == 200, resigned.text
         refused = client.post(f"/api/games/{created['id']}/analysis")
         assert refused.status_code == 409 and refused.json()["key"] == "analysis.no_plies"
+
+
+def test_the_best_move_as_an_arrow_and_the_expected_line_on_the_board(db_url):
+    """Issue 31: every analysed position has its best move as board cells, and its expected
+    line can be played on the board, one board per ply, through the game's own rules."""
+    with TestClient(app_for(db_url)) as client:
+        game_id, _ = finished_trike(client)
+        assert client.get(f"/api/games/{game_id}/analysis/line?ply=0").status_code == 404  # nothing yet
+        client.post(f"/api/games/{game_id}/analysis")
+        data, _ = wait_done(client, game_id)
+        analysis = data["analysis"]
+        # the start: Black's winning move a1, a placement on one cell
+        assert analysis["start"]["next_best"] == "a1" and analysis["start"]["arrow"] == ["a1"]
+        assert analysis["start"]["win"] == 100.0
+        first = analysis["entries"][0]
+        assert first["next_best"] == "c3" and first["arrow"] == ["c3"] and first["win"] == 0.0
+        assert first["loss"] == 100.0 and first["mark"] == "blunder"
+        line = client.get(f"/api/games/{game_id}/analysis/line?ply=1").json()
+        assert line["ply"] == 1 and line["line"][0] == "c3"
+        step = line["steps"][0]
+        assert step["move"].startswith("c3") and step["last"]["cells"] == ["c3"]
+        assert step["board"] != client.get(f"/api/games/{game_id}?at=1").json()["game"]["board"]
+        for bad in ("x", "7", ""):
+            answer = client.get(f"/api/games/{game_id}/analysis/line?ply={bad}")
+            assert answer.status_code == 400 and "'ply' must be a whole number from 0 to 2" in answer.json()["error"]

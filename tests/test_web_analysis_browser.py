@@ -7,6 +7,7 @@ Analyse button, and Bitis's exact values. Debian's Chromium driven by Playwright
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -83,9 +84,13 @@ def test_an_analysed_game_chart_marks_and_replay(page, server):
     wait(page, "() => document.querySelector('#eval-chart')", name="chart")
     points = page.locator("#eval-chart circle.ply-point")
     assert points.count() == len(moves)  # one point per ply
-    assert page.locator("#eval-chart title").first.inner_html() == "Evaluation after every ply"
     data = page.evaluate("() => window.ludothekGame.analysis.data")
     above = data["colours"][0].capitalize()  # seat 0's colour (Trike's pie rule may have changed it)
+    assert page.locator("#eval-chart title").first.inner_html() == f"{above}'s winning chances after every ply"
+    # the thresholds, stated on the page
+    assert page.locator("#analysis-thresholds").inner_text() == (
+        "Marks by the winning chances a move gave away against the best move: ?! inaccuracy from 10, "
+        "? mistake from 20, ?? blunder from 30 percentage points.")
     assert f"plies; above the middle line {above} stands better" in page.locator("#eval-desc").inner_html()
     marked = [e for e in data["entries"] if e["mark"]]
     assert marked, "a random game has its blunders"
@@ -108,7 +113,8 @@ def test_an_analysed_game_chart_marks_and_replay(page, server):
              target["ply"] - 1, name="replay")
         assert page.evaluate("() => window.ludothekGame.replay.at") == target["ply"]
     assert page.locator("#eval-cursor").get_attribute("data-ply") == str(target["ply"])
-    assert page.locator("#analysis-mark").inner_text() == target["mark"].capitalize()
+    assert page.locator("#analysis-mark").inner_text() == (
+        f"{target['mark'].capitalize()}: gave away {round(target['loss'])} percentage points of winning chances")
     assert page.locator("#analysis-best").inner_text().startswith(f"Best was {target['best']} (")
     current = page.locator("#movelist .mv.cur")
     assert current.get_attribute("data-index") == str(target["ply"] - 1)
@@ -126,6 +132,9 @@ def test_an_analysed_game_chart_marks_and_replay(page, server):
     wait(page, "() => document.querySelector('#eval-chart')", name="stored")
     assert page.locator("#analysis h2").inner_text() == "Computeranalyse"
     assert "Ungenauigkeiten" in page.locator("#analysis-counts").inner_text()
+    assert page.locator("#analysis-thresholds").inner_text() == (
+        "Markiert nach den Gewinnchancen, die ein Zug gegenüber dem besten Zug verschenkt: ?! Ungenauigkeit ab 10, "
+        "? Fehler ab 20, ?? grober Fehler ab 30 Prozentpunkten.")
     assert page.locator("#eval-chart circle.ply-point").count() == len(moves)
     assert page.evaluate("() => document.documentElement.dataset.theme") == "dark"
     page.locator(f'#eval-chart circle.ply-point[data-ply="{target["ply"]}"]').click()
@@ -154,8 +163,9 @@ def test_the_end_dialog_analyses_the_game(page, server):
     assert page.locator("#movelist .mark-blunder").inner_text() == "??"
     page.locator('#eval-chart circle.ply-point[data-ply="1"]').click()
     wait(page, "() => window.ludothekGame.replayIndex === 0", name="replay-1")
-    assert page.locator("#analysis-best").inner_text() == "Best was a1 (+1.00)"
-    assert page.locator("#analysis-mark").inner_text() == "Blunder"
+    assert page.locator("#analysis-best").inner_text() == "Best was a1 (Black 100%)"
+    assert page.locator("#analysis-mark").inner_text() == "Blunder: gave away 100 percentage points of winning chances"
+    assert page.locator("#analysis-chances").inner_text() == "Winning chances: Black 0%, White 100%"
     shot(page, "analysis-end-dialog")
     # no second computation: the server answers with the stored analysis
     assert api(server, "POST", f"/api/games/{game_id}/analysis").json()["status"] == "done"
@@ -180,10 +190,22 @@ def test_a_bitis_game_shows_exact_values(page, server):
     labels = page.locator("#movelist .exact-label")
     assert labels.count() == state.ply
     words = [labels.nth(i).inner_text() for i in range(labels.count())]
-    assert all(w == "draw" or w.startswith(("win in ", "loss in ")) for w in words), words
-    assert words[-1] in ("win in 0", "loss in 0", "draw")  # the last move ended the game
+    natural = ("wins with this move", "loses with this move", "draw", "wins in 1 move", "loses in 1 move")
+    assert all(w in natural or re.fullmatch(r"(wins|loses) in ([2-9]|[1-9][0-9]+) moves", w) for w in words), words
+    assert words[-1] in ("wins with this move", "loses with this move", "draw")  # the last move ended the game
+    assert not any(" in 0" in w for w in words)
     page.locator('#eval-chart circle.ply-point[data-ply="1"]').click()
     wait(page, "() => window.ludothekGame.replayIndex === 0", name="bitis-replay")
     exact = page.locator("#analysis-exact").inner_text()
     assert exact.startswith("A: ") and exact[3:] == words[0]
     shot(page, "analysis-bitis")
+    # German, with its plurals: "gewinnt in 1 Zug", "verliert in 3 Zügen", "gewinnt mit diesem Zug"
+    page.evaluate("() => localStorage.setItem('ludothek.lang', 'de')")
+    page.reload()
+    wait(page, "() => document.querySelectorAll('#movelist .exact-label').length", name="bitis-de")
+    german = [labels.nth(i).inner_text() for i in range(labels.count())]
+    natural = ("gewinnt mit diesem Zug", "verliert mit diesem Zug", "remis", "gewinnt in 1 Zug", "verliert in 1 Zug")
+    assert all(w in natural or re.fullmatch(r"(gewinnt|verliert) in ([2-9]|[1-9][0-9]+) Zügen", w) for w in german), german
+    assert [w.split(" ")[0] for w in german] == [
+        {"wins": "gewinnt", "loses": "verliert", "draw": "remis"}[w.split(" ")[0]] for w in words]
+    page.evaluate("() => localStorage.setItem('ludothek.lang', 'en')")

@@ -14,15 +14,26 @@ Scale
     ``±(1 - 0.001 · plies)``); for a solved game the exact value, a quick win near 1 and a slow
     one nearer 0 (the table's ``Value.score()``).
 
+Winning chances
+    Every evaluation is also given as seat 0's winning chances in percent (``win``), through
+    the game's calibration (:mod:`.winchance`: a logistic map fitted to bot-vs-bot games).
+
 Marks
-    A move's *loss* is how much worse the position after it is for the mover than the position
-    after the search's best move. Both positions are searched the same way, by the same side to
-    move, so the bias a search has for the side to move cancels out. A loss of
-    :data:`INACCURACY`, :data:`MISTAKE` or :data:`BLUNDER` or more marks the move ``?!``, ``?``
-    or ``??`` (lichess's thresholds on its winning-chances scale, which is this one); from
-    :data:`GROUND` on the best move is named. A chance ply (the outcome of a roll) is evaluated
-    but never marked: luck is nobody's mistake; the roll itself is a decision and is judged by
-    the expected value over its outcomes.
+    A move's *loss* is how many percentage points of winning chances the mover gave away: the
+    chances after the best alternative minus those after the played move. The alternatives are
+    the search's two best candidates other than the played move (so a move the search liked
+    at first sight but that the position after it shows to be bad is still judged), each
+    searched the same way as the position after the played move, by the same side to move, so
+    the bias a search has for the side to move cancels out. A loss of
+    :data:`~.winchance.THRESHOLDS` (10, 20, 30 points) or more marks the move ``?!``, ``?`` or
+    ``??``; from :data:`~.winchance.GROUND` on the best move is named. A chance ply (the outcome
+    of a roll) is evaluated but never marked: luck is nobody's mistake; the roll itself is a
+    decision and is judged by the expected value over its outcomes.
+
+Best move and line
+    For every position (``start`` and after every ply) the review keeps the search's best move
+    there (``next_best``) and its expected line (``line``, at most :data:`LINE` plies, in the
+    game's notation), which the web page draws as an arrow and lets one play through.
 
 Solved games
     A game whose spec adds an agent that plays from a solved table, and whose module reads it
@@ -48,6 +59,7 @@ from ..core.registry import game_spec
 from .base import Agent
 from .budget import Budget
 from .levels import LEVELS, level_of
+from .winchance import GROUND, THRESHOLDS, exact_percent, mark_of, win_percent
 
 TEXTS = Catalog("review", {
     "over_none": ("the game has no moves to review", "die Partie hat keine Züge, die sich auswerten ließen"),
@@ -59,12 +71,13 @@ TEXTS = Catalog("review", {
                  "die Lösungstabelle fehlt: die Werte stammen aus einer Suche"),
 })
 
-#: losses (on the [-1, 1] scale, for the mover) from which a move is marked
-INACCURACY = 0.10
-MISTAKE = 0.20
-BLUNDER = 0.30
-#: a smaller loss is the search's noise: the best move is named only from this loss on
-GROUND = 0.05
+#: percentage points of winning chances lost from which a move is marked, and below which
+#: the best move is not named (the search's noise)
+INACCURACY, MISTAKE, BLUNDER = (THRESHOLDS[m] for m in ("inaccuracy", "mistake", "blunder"))
+#: the expected line kept per position, in plies
+LINE = 8
+#: the alternatives to a played move searched as it was: the search's best candidates
+ALTERNATIVES = 2
 #: a mark's symbol in a move list
 SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 #: the fixed work per searched position, by algorithm: a 60-ply game takes a few seconds
@@ -72,7 +85,7 @@ BUDGETS = {"mcts": 3000, "alphabeta": 1500}
 #: the smallest budget accepted (below it the values are noise)
 LEAST_BUDGET = 50
 #: the version of what a review computes (stored reviews of another version are computed again)
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 @dataclass
@@ -85,10 +98,14 @@ class Entry:
     seat: int | None
     chance: bool
     eval: float  # after the ply, for seat 0, in [-1, 1]
-    loss: float = 0.0  # what the move gave away, for the mover (0 for chance)
+    win: float = 50.0  # seat 0's winning chances after the ply, in percent
+    loss: float = 0.0  # the winning chances (percentage points) the move gave away, for the mover
     mark: str | None = None  # "inaccuracy", "mistake", "blunder"
     best: str | None = None  # the best move, when the played one lost ground
     best_eval: float | None = None  # the evaluation after the best move, for seat 0
+    best_win: float | None = None  # seat 0's winning chances after the best move
+    next_best: str | None = None  # the search's best move in the position after the ply
+    line: list[str] = field(default_factory=list)  # its expected line from there
     #: solved games: the exact value after the ply, {"winner": seat or None, "plies": N or None}
     exact: dict[str, Any] | None = None
     best_exact: dict[str, Any] | None = None
@@ -100,9 +117,12 @@ class Entry:
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["eval"] = round(self.eval, 4)
-        data["loss"] = round(self.loss, 4)
+        data["win"] = round(self.win, 1)
+        data["loss"] = round(self.loss, 1)
         if self.best_eval is not None:
             data["best_eval"] = round(self.best_eval, 4)
+        if self.best_win is not None:
+            data["best_win"] = round(self.best_win, 1)
         return data
 
 
@@ -114,7 +134,8 @@ class Review:
     method: str  # "search" or "solution"
     agent: str  # the search ("mcts", "alphabeta") or "perfect"
     budget: int | None  # simulations or nodes per position (None for the table)
-    start: dict[str, Any]  # the position before the first ply reviewed: {"ply", "eval", "exact"}
+    #: the position before the first ply reviewed: {"ply", "eval", "win", "exact", "next_best", "line"}
+    start: dict[str, Any]
     entries: list[Entry] = field(default_factory=list)
     colours: list[str] = field(default_factory=list)  # seat 0's and seat 1's colour at the end
     note: str | None = None  # why the values are not what the game would give (no table)
@@ -123,8 +144,8 @@ class Review:
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game, "method": self.method, "agent": self.agent, "budget": self.budget,
-            "view": "seat0", "scale": [-1, 1],
-            "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER},
+            "view": "seat0", "scale": [-1, 1], "win": "percent for seat 0",
+            "thresholds": dict(THRESHOLDS), "ground": GROUND,
             "start": self.start, "colours": self.colours, "note": self.note,
             "entries": [e.to_json() for e in self.entries], "seconds": round(self.seconds, 3),
         }
@@ -136,16 +157,6 @@ class Review:
             if entry.seat == seat and entry.mark:
                 found[entry.mark] += 1
         return found
-
-
-def mark_of(loss: float) -> str | None:
-    if loss >= BLUNDER:
-        return "blunder"
-    if loss >= MISTAKE:
-        return "mistake"
-    if loss >= INACCURACY:
-        return "inaccuracy"
-    return None
 
 
 def search_algorithm(game: str) -> str:
@@ -240,7 +251,8 @@ def review_game(start: GameState, moves: Sequence[int | str], budget: int | None
         review = Review(start.name, "search", algorithm, iterations, {}, note=note)
         judge = _Search(start.name, algorithm, iterations, seed)
         before = judge.evaluate(state)
-    review.start = {"ply": base + first, "eval": before.eval, "exact": before.exact}
+    review.start = {"ply": base + first, "eval": before.eval, "win": round(before.win, 1), "exact": before.exact,
+                    "next_best": before.best, "line": before.line}
     total = last - first
     for index in range(first, last):
         action = actions[index]
@@ -250,7 +262,8 @@ def review_game(start: GameState, moves: Sequence[int | str], budget: int | None
         state.play(action)
         move = state.move_texts[-1]  # as the game writes it once played (with its marks)
         after = judge.evaluate(state)
-        entry = Entry(base + index + 1, move, colour, seat, chance, after.eval, exact=after.exact)
+        entry = Entry(base + index + 1, move, colour, seat, chance, after.eval, after.win, exact=after.exact,
+                      next_best=after.best, line=after.line)
         if not chance:
             state.undo()
             judge.judge(state, action, before, after, entry)
@@ -298,6 +311,22 @@ class _Value:
     analysis: Any = None  # the search's Analysis of a decision position
     exact: dict[str, Any] | None = None
     value: Any = None  # the solved table's Value (for the player to move)
+    win: float = 50.0  # seat 0's winning chances, percent
+    best: str | None = None  # the best move here (a decision position), in notation
+    line: list[str] = field(default_factory=list)  # the expected line from here, in notation
+
+
+def line_texts(state: GameState, actions: Iterable[int], most: int = LINE) -> list[str]:
+    """The notation of each ply of a line from ``state`` (left as it is), up to ``most`` plies;
+    it stops at a roll's outcome (a line does not foresee dice) and at an action not legal."""
+    work = state.copy()
+    texts: list[str] = []
+    for action in actions:
+        if len(texts) >= most or work.current_player() < 0 or action not in work.legal_actions():
+            break
+        texts.append(work.action_to_str(action))
+        work.apply_action(action)
+    return texts
 
 
 class _Judge:
@@ -320,35 +349,57 @@ class _Search(_Judge):
         iterations = iterations or self.iterations
         player = state.current_player()
         if player == TERMINAL:
-            return _Value(float(state.returns()[0]))
+            value = float(state.returns()[0])
+            return _Value(value, win=100.0 if value > 0 else 0.0 if value < 0 else 50.0)
         if player == CHANCE:
             # the probability-weighted mean of the outcomes, each searched with a share of the budget
             outcomes = state.chance_outcomes()
             share = max(LEAST_BUDGET, iterations // max(1, len(outcomes)))
-            total = 0.0
+            total = wins = 0.0
             for action, probability in outcomes:
                 state.apply_action(action)
-                total += probability * self.evaluate(state, share).eval
+                outcome = self.evaluate(state, share)
+                total += probability * outcome.eval
+                wins += probability * outcome.win
                 state.undo()
-            return _Value(total)
+            return _Value(total, win=wins)
         analysis = _agent(self.game, self.algorithm, iterations, self.seed).analyse(state)
-        return _Value(_clip(analysis.value if player == 0 else -analysis.value), analysis)
+        value = _clip(analysis.value if player == 0 else -analysis.value)
+        return _Value(value, analysis, win=win_percent(self.game, value), best=state.action_to_str(analysis.best),
+                      line=line_texts(state, analysis.line or [analysis.best]))
 
     def judge(self, state: GameState, action: int, before: _Value, after: _Value, entry: Entry) -> None:
         analysis = before.analysis
-        if analysis is None or analysis.best == action or len(state.legal_actions()) < 2:
+        if analysis is None or len(state.legal_actions()) < 2:
             return
         sign = 1.0 if state.current_player() == 0 else -1.0
-        best = analysis.best
-        best_notation = state.action_to_str(best)
-        state.apply_action(best)
-        alternative = self.evaluate(state).eval  # searched as the position after the played move was
-        state.undo()
-        loss = max(0.0, sign * (alternative - after.eval))
+        found = None  # (winning chances for the mover, notation, eval, win) of the best alternative
+        for candidate in _candidates(analysis, action):
+            notation = state.action_to_str(candidate)
+            state.apply_action(candidate)
+            value = self.evaluate(state)  # searched as the position after the played move was
+            state.undo()
+            mover = value.win if sign > 0 else 100.0 - value.win
+            if found is None or mover > found[0]:
+                found = (mover, notation, value.eval, value.win)
+        if found is None:
+            return
+        played = after.win if sign > 0 else 100.0 - after.win
+        loss = max(0.0, found[0] - played)
         entry.loss = loss
         if loss >= GROUND:
-            entry.best, entry.best_eval = best_notation, alternative
+            entry.best, entry.best_eval, entry.best_win = found[1], found[2], found[3]
             entry.mark = mark_of(loss)
+
+
+def _candidates(analysis: Any, played: int) -> list[int]:
+    """The search's :data:`ALTERNATIVES` best candidates other than the played move, best first
+    (MCTS: by visits; alpha-beta: by score, its best move first)."""
+    ranked = sorted(analysis.scores, key=lambda a: (a != analysis.best, -analysis.visits.get(a, 0),
+                                                    -analysis.scores[a]))
+    if analysis.best not in analysis.scores:
+        ranked.insert(0, analysis.best)
+    return [a for a in ranked if a != played][:ALTERNATIVES]
 
 
 class _Exact(_Judge):
@@ -365,7 +416,25 @@ class _Exact(_Judge):
         winner = None
         if value.outcome != 0:
             winner = seat if value.outcome > 0 else 1 - seat
-        return _Value(score if seat == 0 else -score, exact={"winner": winner, "plies": value.distance}, value=value)
+        exact = {"winner": winner, "plies": value.distance}
+        best, line = self._line(state)
+        return _Value(score if seat == 0 else -score, exact=exact, value=value, win=exact_percent(exact) or 50.0,
+                      best=best, line=line)
+
+    def _line(self, state: GameState) -> tuple[str | None, list[str]]:
+        """The best move and a perfect line from a decision position (the first of the best
+        moves in notation order, as :meth:`judge` names it)."""
+        work = state.copy()
+        texts: list[str] = []
+        while len(texts) < LINE and work.current_player() >= 0:
+            values = self.solution.move_values(work)
+            if not values:
+                break
+            top = max(v.rank for v in values.values())
+            action = min((a for a, v in values.items() if v.rank == top), key=work.action_to_str)
+            texts.append(work.action_to_str(action))
+            work.apply_action(action)
+        return (texts[0] if texts else None), texts
 
     def judge(self, state: GameState, action: int, before: _Value, after: _Value, entry: Entry) -> None:
         values = self.solution.move_values(state)
@@ -373,7 +442,7 @@ class _Exact(_Judge):
             return
         top = max(v.rank for v in values.values())
         played = values[action]
-        entry.loss = max(0.0, _mover(state) * (before.eval - after.eval))
+        entry.loss = max(0.0, _mover(state) * (before.win - after.win))
         if played.rank >= top:
             entry.loss = 0.0
             return
@@ -384,8 +453,8 @@ class _Exact(_Judge):
         work = state.copy()
         work.play(best_action)
         alternative = self.evaluate(work)
-        entry.best_eval, entry.best_exact = alternative.eval, alternative.exact
-        entry.loss = max(0.0, _mover(state) * (alternative.eval - after.eval))
+        entry.best_eval, entry.best_exact, entry.best_win = alternative.eval, alternative.exact, alternative.win
+        entry.loss = max(0.0, _mover(state) * (alternative.win - after.win))
 
 
 def _seat_to_move(state: GameState) -> int:
@@ -406,14 +475,45 @@ def _clip(value: float) -> float:
 
 
 # ---------------------------------------------------------------------------- for people
-def exact_text(exact: dict[str, Any] | None, seat: int | None) -> str:
-    """``win in 7`` / ``loss in 4`` / ``draw`` for ``seat`` (English, for the command line)."""
+#: a solved value in words, for the player who made the move: (English, German); "{n}" is the
+#: number of moves (own turns) the winner still needs
+EXACT_WORDS = {
+    "now_win": ("wins with this move", "gewinnt mit diesem Zug"),
+    "now_loss": ("loses with this move", "verliert mit diesem Zug"),
+    "best_now_win": ("wins at once", "gewinnt sofort"),
+    "win_one": ("wins in 1 move", "gewinnt in 1 Zug"),
+    "win_many": ("wins in {n} moves", "gewinnt in {n} Zügen"),
+    "loss_one": ("loses in 1 move", "verliert in 1 Zug"),
+    "loss_many": ("loses in {n} moves", "verliert in {n} Zügen"),
+    "draw": ("draw", "remis"),
+}
+
+
+def exact_key(exact: dict[str, Any] | None, seat: int | None, best: bool = False) -> tuple[str, int] | None:
+    """Which of :data:`EXACT_WORDS` says ``exact`` for ``seat``, and its number of moves:
+    ``plies`` left under perfect play, counted as the winner's own moves still to make (a
+    move that ends the game says so instead of "in 0"). ``best``: the value after the best
+    move rather than the played one."""
     if not exact:
+        return None
+    if exact.get("winner") is None:
+        return "draw", 0
+    won = exact["winner"] == seat
+    plies = int(exact.get("plies") or 0)
+    if plies == 0:
+        return ("best_now_win" if best else "now_win") if won else "now_loss", 0
+    moves = (plies + 1) // 2
+    return f"{'win' if won else 'loss'}_{'one' if moves == 1 else 'many'}", moves
+
+
+def exact_text(exact: dict[str, Any] | None, seat: int | None, lang: str = "en", best: bool = False) -> str:
+    """``wins in 2 moves`` / ``loses in 1 move`` / ``wins with this move`` / ``draw`` for the
+    player in ``seat`` (``lang``: "en" or "de")."""
+    found = exact_key(exact, seat, best)
+    if found is None:
         return ""
-    if exact["winner"] is None:
-        return "draw"
-    word = "win" if exact["winner"] == seat else "loss"
-    return f"{word} in {exact['plies']}"
+    key, moves = found
+    return EXACT_WORDS[key][1 if lang == "de" else 0].replace("{n}", str(moves))
 
 
 def table(review: Review) -> Any:
@@ -424,11 +524,13 @@ def table(review: Review) -> Any:
 
     solved = review.method == "solution"
     who = f"{review.colours[0]}'s view" if review.colours else "seat 0's view"
-    grid = Table(title=f"{review.game}: evaluation after each ply ({who}, -1 … +1)", title_justify="left")
+    grid = Table(title=f"{review.game}: evaluation after each ply ({who}, -1 … +1, and winning chances in %)",
+                 title_justify="left")
     grid.add_column("ply", justify="right", style="dim")
     grid.add_column("who")
     grid.add_column("move")
     grid.add_column("eval", justify="right")
+    grid.add_column("win %", justify="right")
     if solved:
         grid.add_column("exact (mover)")
     grid.add_column("mark")
@@ -440,8 +542,9 @@ def table(review: Review) -> Any:
         if entry.best:
             best = f"{entry.best} ({entry.best_eval:+.2f})" if entry.best_eval is not None else entry.best
             if solved and entry.best_exact:
-                best = f"{entry.best} ({exact_text(entry.best_exact, entry.seat)})"
-        row = [str(entry.ply), entry.colour or "chance", entry.move + entry.symbol, f"{entry.eval:+.2f}"]
+                best = f"{entry.best} ({exact_text(entry.best_exact, entry.seat, best=True)})"
+        row = [str(entry.ply), entry.colour or "chance", entry.move + entry.symbol, f"{entry.eval:+.2f}",
+               f"{entry.win:.0f}"]
         if solved:
             row.append(exact_text(entry.exact, entry.seat) if entry.seat is not None else "")
         grid.add_row(*row, mark, best)

@@ -4,7 +4,9 @@
 harmless; 429 past the ``analysis`` rate limit or with :data:`PER_CLIENT` analyses of one
 client waiting, 503 with Retry-After when :data:`MAX_WAITING` analyses wait in this process),
 ``GET`` tells how far it is: ``{"status": "none" | "queued" | "running" | "done" | "failed",
-...}``, with the analysis (:meth:`ludothek.ai.review.Review.to_json`) once done.
+...}``, with the analysis (:meth:`ludothek.ai.review.Review.to_json`, with the best moves'
+arrows of :mod:`.lines`) once done. ``GET …/analysis/line?ply=N`` plays the expected line of
+the position after ply N on the board.
 
 The work (:func:`ludothek.ai.review.review_game`) runs in the bot pool (:mod:`.botpool`), never
 on the event loop: a game is cut into spans of :data:`SPAN` plies, each a job of its own in the
@@ -36,6 +38,7 @@ from ..core.messages import Catalog
 from .botpool import BotPool, BotPoolError, PoolClosed, WorkerDied
 from .errors import RetryLater
 from .guard import RateLimits, client_of
+from .lines import add_arrows, position_line
 from .service import GameService, WebError
 from .store import Account, Store, analyses_table
 
@@ -115,6 +118,16 @@ class Analyses:
             return {"status": "done", "analysis": stored}
         return {"status": "none", "over": live.row.status == "over"}
 
+    async def line(self, game_id: Any, ply: str | None) -> dict[str, Any]:
+        """The expected line of the position after ``ply``, played on the board (:mod:`.lines`)."""
+        from .lines import TEXTS as LINE_TEXTS
+
+        row = await self._finished(game_id)
+        stored = await asyncio.to_thread(self._load, row.id)
+        if stored is None:
+            raise WebError(404, LINE_TEXTS("no_analysis"))
+        return await asyncio.to_thread(position_line, self.service, row, stored, ply)
+
     async def _finished(self, game_id: Any) -> Any:
         live = await self.service.live(game_id, check=True)
         if live.row.status != "over":
@@ -141,7 +154,8 @@ class Analyses:
                             raise
                 parts.append(part)
                 job["done"] = last
-            result = merge_parts(parts)
+            result = await asyncio.to_thread(add_arrows, args["game"], args["position"], args["options"],
+                                             args["actions"], merge_parts(parts))
             await asyncio.to_thread(self._save, game_id, job["total"], result)
             job["status"] = "done"
         except PoolClosed:
@@ -217,10 +231,15 @@ def analysis_routes(service: GameService, pool: BotPool, handler: Callable[[Any]
     async def status(request: Request) -> Response:
         return _response(request, await analyses.status(request.path_params["id"]))
 
+    @handler
+    async def line(request: Request) -> Response:
+        return _response(request, await analyses.line(request.path_params["id"], request.query_params.get("ply")))
+
     service.analyses = analyses  # type: ignore[attr-defined] - what the tests look at
     return [
         Route("/api/games/{id}/analysis", start, methods=["POST"]),
         Route("/api/games/{id}/analysis", status, methods=["GET"]),
+        Route("/api/games/{id}/analysis/line", line, methods=["GET"]),
     ]
 
 

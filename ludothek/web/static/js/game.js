@@ -2,7 +2,8 @@
 import { api, el, t, num, colourName, tokens, navigate, getLang, offline, focusKey, restoreFocus, currentUser, restartDelay } from "./app.js";
 import { drawBoard, gridDie, dieFace, svg } from "./board.js";
 import { playSound, soundOn, setSoundOn, wantSound } from "./sound.js";
-import { analysisCard, exactOf, loadAnalysis, markOf, startAnalysis } from "./analysis.js";
+import { analysisCard, drawArrow, exactOf, lineView, loadAnalysis, markOf, showLine, startAnalysis } from "./analysis.js";
+import { animateMove, finishAnimation, isAnimating, snapshot } from "./animate.js";
 import { clockText, playerLink, ratingDelta, ratingText } from "./setup.js";
 import { boardZoom } from "./zoom.js";
 
@@ -47,7 +48,25 @@ export async function renderGame(root, id) {
   // a player sees his own side at the bottom
   const topColour = { tri66: "white", grid: "b" }[page.geometry.kind];
   if (page.you.length === 1 && topColour && page.view.colours[page.you[0]] === topColour) page.flip = true;
-  const draw = () => { render(page, boardWrap, side, draw); boardWrap.dataset.version = page.view.version; };
+  const draw = () => {
+    // a new move waits for the move being animated (a quick reply is seen after it); anything
+    // else (an offer, the player's own click) finishes the animation at once
+    const moved = boardWrap.dataset.plies !== undefined && page.view.plies > Number(boardWrap.dataset.plies);
+    if (isAnimating(boardWrap)) {
+      if (moved) { page.drawPending = true; return; }
+      finishAnimation(boardWrap);
+    }
+    const before = snapshot(boardWrap);
+    render(page, boardWrap, side, draw);
+    boardWrap.dataset.version = page.view.version;
+    boardWrap.dataset.plies = page.view.plies;
+    drawArrow(page, boardWrap);
+    if (moved && page.replay === null && !page.line && seenMove(page)) {
+      animateMove(boardWrap, before, page.view.last).then(() => {
+        if (page.drawPending && !page.closed) { page.drawPending = false; draw(); }
+      });
+    }
+  };
   page.draw = draw;
   page.replayTo = (index) => replayTo(page, index);  // the analysis chart's points
   window.ludothekGame = page; // read by the browser tests
@@ -59,6 +78,10 @@ export async function renderGame(root, id) {
     if (event.target.closest && event.target.closest("input, select, textarea")) return;
     const h = page.view.history.length;
     const at = page.replay === null ? h - 1 : page.replayIndex;
+    if (page.line && (event.key === "ArrowLeft" || event.key === "ArrowRight")) {
+      showLine(page, page.line.ply, page.line.at + (event.key === "ArrowLeft" ? -1 : 1));
+      return;
+    }
     if (event.key === "ArrowLeft") replayTo(page, at - 1);
     else if (event.key === "ArrowRight" && page.replay !== null) replayTo(page, at + 1);
     else if (event.key === "Escape") { page.selected = null; closeModal(page); draw(); }
@@ -69,6 +92,16 @@ export async function renderGame(root, id) {
     if (page.ws) page.ws.close(); closeModal(page);
     offline("ws", false);
   };
+}
+
+// whether the last move is one to animate: the opponent's (or the bot's), and any roll (the face
+// the dice showed); not a move this player made with his own clicks
+function seenMove(page) {
+  const v = page.view, last = v.last, item = v.history.at(-1);
+  if (!last || !item) return false;
+  if (last.kind === "roll") return true;
+  const seat = v.colours.indexOf(item.colour);
+  return seat < 0 || !page.you.includes(seat);
 }
 
 function sizeOption(options) {
@@ -379,7 +412,7 @@ function resultText(v) {
 
 function render(page, boardWrap, side, draw) {
   const v0 = page.view;
-  const shown = page.replay || v0;
+  const shown = lineView(page, page.replay || v0) || page.replay || v0;
   const live = page.replay === null;
   const mine = myTurn(page);
   const moves = mine ? v0.moves : [];
@@ -408,7 +441,7 @@ function render(page, boardWrap, side, draw) {
       el("button", { class: "btn", id: "replay-start", "aria-label": t("replay_start"), title: t("replay_start"), onclick: () => replayTo(page, -1) }, "|\u25C0"),
       el("button", { class: "btn", id: "replay-back", "aria-label": t("replay_back"), title: t("replay_back"), onclick: () => replayTo(page, page.replayIndex - 1) }, "\u25C0"),
       el("button", { class: "btn", id: "replay-forward", "aria-label": t("replay_forward"), title: t("replay_forward"), onclick: () => replayTo(page, page.replayIndex + 1) }, "\u25B6"),
-      el("button", { class: "btn primary", id: "replay-live", onclick: () => { page.replay = null; page.replayIndex = null; draw(); } }, t("live"))));
+      el("button", { class: "btn primary", id: "replay-live", onclick: () => { page.replay = null; page.replayIndex = null; page.line = null; draw(); } }, t("live"))));
   }
 
   // side panel
@@ -702,6 +735,7 @@ function fairDice(page, v) {
 }
 
 async function replayTo(page, index) {
+  page.line = null;
   const h = page.view.history;
   if (index >= h.length - 1 && index !== -1) { page.replay = null; page.replayIndex = null; page.draw(); return; }
   index = Math.max(-1, index);
