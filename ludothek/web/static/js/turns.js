@@ -4,6 +4,7 @@
 // count shows as a badge on the header's "My games" link and as "(2) " before the tab's title;
 // on request, a browser notification tells a player in another tab or window that it is his turn.
 import { el, t, getLang, navigate, restartDelay } from "./app.js";
+import { onNews } from "./challenges.js";
 
 const NOTIFY = "ludothek.notify";
 let count = 0;
@@ -56,6 +57,7 @@ function connect() {
   ws.onmessage = (event) => {
     const data = JSON.parse(event.data);
     if (data.type === "turns") onTurns(data);
+    else onNews(data);
   };
   ws.onclose = (event) => {
     if (socket !== ws) return;  // closed on purpose
