@@ -6,11 +6,9 @@ online status and live games, and quick pairing with its rating rule."""
 
 from __future__ import annotations
 
-import pytest
-
 from ludothek.web.quickpair import pick
 
-from .test_web_players import ORIGIN, clock, client, deleting, player  # noqa: F401 - fixtures
+from .test_web_players import ORIGIN, clock, client, deleting, eventually, player  # noqa: F401 - fixtures
 
 SPEC = {"game": "trike", "options": {"size": 7}, "clock": {"minutes": 5, "increment": 3}, "rated": True, "seat": 0}
 
@@ -119,8 +117,9 @@ def test_refusing_challenges_and_follows(client, clock):
     headers = {**ORIGIN, "Cookie": f"ludothek_session={carol.session}"}
     with client.websocket_connect("/ws/lobby", headers=headers) as ws:
         ws.receive_json()
-        listed = bob.get("/api/follows").json()["following"]
-        assert [(p["name"], p["online"]) for p in listed] == [("carol", True), ("alice", False)]
+        online = eventually(lambda: [(p["name"], p["online"]) for p in bob.get("/api/follows").json()["following"]],
+                            [("carol", True), ("alice", False)])
+        assert online == [("carol", True), ("alice", False)]
     clock.now += 120
     assert all(not p["online"] for p in bob.get("/api/follows").json()["following"])
     assert deleting(bob, "/api/follows/carol").json() == {"name": "carol", "following": False}
@@ -169,13 +168,14 @@ def test_quick_pairing_pairs_two_waiting_players(client):
     assert ben.get("/api/quick").json()["waiting"] == {}
 
 
-@pytest.mark.parametrize("db_url", ["sqlite"], indirect=False)
-def test_the_rating_rule(db_url):
+def test_the_rating_rule():
     me = {"rating": 1500.0, "joined": 100.0}
     far = {"rating": 2100.0, "joined": 50.0}
     near = {"rating": 1650.0, "joined": 90.0}
     nearer = {"rating": 1420.0, "joined": 95.0}
     assert pick(me, [far], 100.0) is far  # only one waiting: paired whatever the ratings
     assert pick(me, [far, near, nearer], 100.0) is nearer  # several: the closest in range
-    assert pick(me, [far, {"rating": 1900.0, "joined": 60.0}], 100.0) is None  # none in range: wait
-    assert pick(me, [far, {"rating": 1900.0, "joined": 60.0}], 100.0 + 10 * 10) is not None  # the range widened
+    # none in range (200 points, 50 more for each 10 s the longer waiting of two has waited): wait
+    other = {"rating": 1950.0, "joined": 60.0}
+    assert pick(me, [far, other], 100.0) is None
+    assert pick(me, [far, other], 110.0) is other  # 10 s later the range reaches 450
