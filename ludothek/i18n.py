@@ -616,7 +616,7 @@ WEB: dict[str, dict[str, str]] = {
     "following_none": {"en": "You follow nobody yet: follow players on their profile pages.",
                        "de": "Du folgst noch niemandem: folge Spielern auf ihren Profilseiten."},
     "player_online": {"en": "online", "de": "online"},
-    "player_offline": {"en": "offline", "de": "offline"},
+    "player_offline": {"en": "offline", "de": "nicht online"},
     "watch_game": {"en": "watch {game}", "de": "{game} zuschauen"},
     "quick_title": {"en": "Quick pairing", "de": "Schnellpaarung"},
     "quick_hint": {"en": "Pick a game and a clock: you play the next player who picks the same (rated).",
