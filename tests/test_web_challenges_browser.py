@@ -107,6 +107,13 @@ def test_alice_challenges_bob_who_declines_then_accepts(browser, site):
              name="seats")
         assert alice.evaluate("() => window.ludothekGame.view.rated") is False
         assert carol.locator("#incoming [data-challenge]").count() == 0
+        # the game ends (Bob gives up before a move): Alice's end dialog offers a new challenge
+        bob.click("#resign, #abort")
+        wait(alice, "() => window.ludothekGame.view.status === 'over'", name="over")
+        alice.click("#end-challenge")
+        alice.wait_for_selector("#challenge-form")
+        assert alice.text_content("#challenge-form-title") == "Challenge bob"
+        assert alice.input_value("#challenge-game") == "trike"
 
 
 def test_quick_pairing_and_follows(browser, site):
