@@ -140,6 +140,10 @@ def test_quick_pairing_and_follows(browser, site):
         link = dora.wait_for_selector('#following li[data-player="eve"][data-online="yes"] a.watch-link', timeout=30000)
         assert link.get_attribute("href").startswith("/play/")
         assert not serious_violations(dora, source)
+        dora.emulate_media(color_scheme="dark")
+        assert not serious_violations(dora, source)
+        shot(dora, "challenges-page-dark")
+        dora.emulate_media(color_scheme="light")
         # a German page says it all in German
         dora.evaluate("() => localStorage.setItem('ludothek.lang', 'de')")
         dora.goto(site + "/challenges")

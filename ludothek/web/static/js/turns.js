@@ -80,7 +80,9 @@ function show() {
     badge.textContent = String(count);
   }
   const link = document.getElementById("my-games");
-  if (link) link.setAttribute("aria-label", count ? `${t("archive_mine")}: ${t("your_turn_count", { n: count })}` : t("archive_mine"));
+  // a title, not an aria-label: the accessible name stays the visible text ("My games 2"; axe's
+  // label-content-name-mismatch), the title says what the number means
+  if (link) { link.removeAttribute("aria-label"); link.title = count ? t("your_turn_count", { n: count }) : ""; }
   applyTitle();
   if (!observing) {
     // the pages set the title as they draw: the count goes back in front whenever they do
