@@ -146,3 +146,46 @@ def test_a_seek_posted_on_one_server_is_accepted_on_the_other_and_starts_for_bot
             assert seat == [1 - accepted["seats"][0]]
 
     asyncio.run(main())
+
+
+def test_a_challenge_and_a_quick_pairing_across_two_servers(servers):
+    """Challenges and quick pairing are the database's too: Bob's page on B hears of Alice's
+    challenge made on A, Alice's page on A hears that Bob accepted it on B; a quick pairing made
+    on B reaches the waiting page on A (each server looks at the lobby every 1.5 s)."""
+    (a, port_a), (b, port_b) = servers
+
+    async def account(client: httpx.AsyncClient, base: str, name: str) -> str:
+        answer = await client.post(f"{base}/api/signup", json={"name": name, "password": "a long table top"})
+        assert answer.status_code == 201, answer.text
+        client.headers["X-CSRF-Token"] = answer.json()["csrf"]
+        return client.cookies["ludothek_session"]
+
+    def socket(port: int, session: str):
+        headers = {"Origin": f"http://127.0.0.1:{port}", "Cookie": f"ludothek_session={session}"}
+        return websockets.connect(f"ws://127.0.0.1:{port}/ws/lobby", additional_headers=headers)
+
+    async def next_of(ws, kind: str) -> dict:
+        while True:
+            message = json.loads(await asyncio.wait_for(ws.recv(), timeout=10))
+            if message["type"] == kind:
+                return message
+
+    async def main() -> None:
+        async with httpx.AsyncClient(base_url=a, timeout=10) as alice, httpx.AsyncClient(base_url=b, timeout=10) as bob:
+            alice_session = await account(alice, a, "alice")
+            bob_session = await account(bob, b, "bob")
+            async with socket(port_a, alice_session) as alice_ws, socket(port_b, bob_session) as bob_ws:
+                made = await alice.post("/api/challenges", json={"to": "bob", "game": "trike", "options": {"size": 7}})
+                assert made.status_code == 201, made.text
+                pushed = await next_of(bob_ws, "challenges")
+                assert [c["id"] for c in pushed["incoming"]] == [made.json()["id"]]
+                accepted = await bob.post(f"/api/challenges/{made.json()['id']}/accept", json={})
+                assert accepted.status_code == 200, accepted.text
+                answer = await next_of(alice_ws, "challenge_answer")
+                assert answer["challenge"]["game_id"] == accepted.json()["id"]
+                waiting = await alice.post("/api/quick", json={"game": "trike", "clock": "5+3"})
+                assert waiting.json() == {"waiting": "trike|5+3"}
+                paired = (await bob.post("/api/quick", json={"game": "trike", "clock": "5+3"})).json()
+                assert (await next_of(alice_ws, "paired"))["game"] == paired["game"]
+
+    asyncio.run(main())

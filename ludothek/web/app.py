@@ -36,9 +36,11 @@ from .accounts import SESSION_SECONDS, Accounts
 from .admission import DEFAULT_MAX_WEBSOCKETS, AllowedHosts, HostCheck, WebSocketCap
 from .analysis import analysis_routes
 from .boards import adapter
+from .challenges import Challenges, challenge_routes
 from .botpool import PoolClosed
 from .devices import DEVICE_COOKIE, DEVICE_PATH, DEVICE_SECONDS
 from .errors import RetryLater
+from .follows import Follows, follow_routes
 from .guard import (
     SESSION_COOKIE,
     CsrfGuard,
@@ -59,6 +61,7 @@ from .lobby import Lobby
 from .notify import PgListener
 from .observe import ObservedStarlette
 from .puzzles import puzzle_routes
+from .quickpair import QuickPairing, quick_routes
 from .runner import Runner
 from .service import GameService, WebError, bot_levels, client_options, game_catalog
 from .store import Account, Store
@@ -210,6 +213,17 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     hub = Hub()
     runner = Runner(service, hub, bot_executor, bot_workers)
     lobby = Lobby(store, service, clock)
+
+    async def started(game_id: str) -> dict[str, Any]:
+        """A game made by a pairing (a challenge, quick pairing): its view, its clock running."""
+        view = await service.get_view(game_id, check=False)
+        runner.after_change(game_id, view)
+        return view
+
+    follows = Follows(store, clock)
+    challenges = Challenges(store, service, lobby, clock)
+    quick = QuickPairing(store, service, started, lobby.refresh, clock)
+    lobby.hooks += [follows.seen_hook, challenges.hook, quick.hook]
     warming = Warming(say)
     listening = asyncio.Event()  # set by whoever serves the app once it answers (ludothek serve)
 
@@ -660,6 +674,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         Route("/puzzles", page),
         Route("/puzzles/{game}", page),
         Route("/puzzles/{game}/{id}", page),
+        Route("/challenges", page),
         Route("/api/me", me, methods=["GET"]),
         Route("/api/me/games", claim_seats, methods=["POST"]),
         Route("/api/signup", signup, methods=["POST"]),
@@ -693,6 +708,9 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         *lesson_routes(store, _handler, viewer, _body, make_game),
         *analysis_routes(service, runner.pool, _handler, limits, viewer),
         *puzzle_routes(store, _handler, viewer, _json, _body, clock),
+        *challenge_routes(challenges, _handler, viewer, _json, _body, started),
+        *follow_routes(follows, _handler, viewer, _json),
+        *quick_routes(quick, _handler, viewer, _json, _body),
         *health_routes(store, runner.pool),
         Route("/metrics", metrics.metrics_route(store, metrics_from), methods=["GET"]),
         WebSocketRoute("/ws/games/{id}", live),

@@ -51,6 +51,7 @@ class Watcher:
     user: Account | None
     owned: dict[str, str] = field(default_factory=dict)  # seek id -> token hash
     turns: set[str] | None = None  # the games where it is his turn, as last sent
+    news: dict[str, Any] = field(default_factory=dict)  # what each lobby hook last sent it
 
 
 class Lobby:
@@ -60,6 +61,9 @@ class Lobby:
         self.now = now
         self.watchers: dict[WebSocket, Watcher] = {}
         self._last: tuple[Any, ...] | None = None
+        #: more news for the logged-in pages (challenges, quick pairing, follows): each is called
+        #: with the watchers to look at after every refresh, and for a page when it connects
+        self.hooks: list[Callable[[dict[WebSocket, Watcher]], Any]] = []
 
     # ------------------------------------------------------------------ seeks
     async def post(self, body: dict[str, Any], user: Account | None, client: str) -> dict[str, Any]:
@@ -174,6 +178,14 @@ class Lobby:
         listing = await self.listing(user)
         await ws.send_text(orjson.dumps({"type": "lobby", **listing}).decode())
         await self._send_turns({ws: self.watchers[ws]})
+        await self._run_hooks({ws: self.watchers[ws]})
+
+    async def _run_hooks(self, watchers: dict[WebSocket, Watcher]) -> None:
+        for hook in self.hooks:
+            try:
+                await hook(watchers)
+            except Exception:
+                log.exception("a lobby hook failed")
 
     async def disconnect(self, ws: WebSocket) -> None:
         """The page left: its seeks with a clock (or none) go with it."""
@@ -224,7 +236,7 @@ class Lobby:
             for seek_id, game_id in started.items():
                 if seek_id in watcher.owned:
                     del watcher.owned[seek_id]
-                    await _send(ws, {"type": "started", "seek": seek_id, "game": game_id})
+                    await send(ws, {"type": "started", "seek": seek_id, "game": game_id})
         if not self.watchers:
             return
         seeks, live = await asyncio.to_thread(self._read)
@@ -233,9 +245,10 @@ class Lobby:
             self._last = state
             for ws, watcher in list(self.watchers.items()):
                 mine = set(watcher.owned)
-                await _send(ws, {"type": "lobby", "seeks": [_public(s, watcher.user, mine) for s in seeks],
+                await send(ws, {"type": "lobby", "seeks": [_public(s, watcher.user, mine) for s in seeks],
                                  "live": _live_for(live, watcher.user)})
         await self._send_turns(dict(self.watchers))
+        await self._run_hooks(dict(self.watchers))
 
     def _tidy(self, owned: set[str]) -> dict[str, str]:
         """Keep the seeks of this process's pages alive, drop the expired and abandoned ones,
@@ -275,10 +288,10 @@ class Lobby:
             new = sorted(turns - (watcher.turns or set()))
             first = watcher.turns is None
             watcher.turns = turns
-            await _send(ws, {"type": "turns", "count": len(turns), "game": None if first or not new else new[0]})
+            await send(ws, {"type": "turns", "count": len(turns), "game": None if first or not new else new[0]})
 
 
-async def _send(ws: WebSocket, message: dict[str, Any]) -> None:
+async def send(ws: WebSocket, message: dict[str, Any]) -> None:
     try:
         await ws.send_text(orjson.dumps(message).decode())
     except Exception:  # noqa: BLE001, S110 - a closed socket: its handler removes it

@@ -241,6 +241,66 @@ lesson_progress_table = Table(
 )
 
 
+#: direct challenges between two accounts (:mod:`.challenges`); ``status``: open | accepted | declined | cancelled
+challenges_table = Table(
+    "challenges",
+    metadata,
+    Column("id", String(24), primary_key=True),
+    Column("from_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("to_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("spec", Text, nullable=False),  # JSON {"game", "options", "clock", "rated", "seat"} (seat: the challenger's)
+    Column("status", String(10), nullable=False),
+    Column("reason", String(16), nullable=True),  # a standard reason's key, when declined
+    Column("note", Text, nullable=True),  # the decliner's own words (plain text, limited)
+    Column("game_id", String(24), nullable=True),  # the game made on acceptance
+    Column("told", Float, nullable=True),  # when the challenger's page was told of the answer
+    Column("created", Float, nullable=False),
+    Column("expires", Float, nullable=False),
+    Column("answered", Float, nullable=True),
+)
+Index("challenges_to", challenges_table.c.to_id, challenges_table.c.status)
+Index("challenges_from", challenges_table.c.from_id, challenges_table.c.status)
+
+#: who follows whom (:mod:`.follows`)
+follows_table = Table(
+    "follows",
+    metadata,
+    Column("follower_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("followed_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("created", Float, nullable=False),
+)
+Index("follows_followed", follows_table.c.followed_id)
+
+#: when each account last had a page open (a lobby socket): "online" for its followers
+presence_table = Table(
+    "presence",
+    metadata,
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("seen", Float, nullable=False),
+)
+
+#: who accepts challenges from whom: everyone | followed | nobody (no row: everyone)
+challenge_settings_table = Table(
+    "challenge_settings",
+    metadata,
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("accept", String(10), nullable=False),
+)
+
+#: players waiting at a quick-pairing button (:mod:`.quickpair`); ``game_id`` once paired
+quick_pairing_table = Table(
+    "quick_pairing",
+    metadata,
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("pool", String(48), nullable=False),  # game|minutes+increment
+    Column("rating", Float, nullable=False),
+    Column("joined", Float, nullable=False),
+    Column("seen", Float, nullable=False),
+    Column("game_id", String(24), nullable=True),
+)
+Index("quick_pairing_pool", quick_pairing_table.c.pool)
+
+
 class Conflict(Exception):
     """The game changed since it was read (another request or process wrote first)."""
 

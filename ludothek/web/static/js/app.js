@@ -11,6 +11,7 @@ import { renderLeaderboard } from "./leaderboard.js";
 import { renderPuzzles } from "./puzzles.js";
 import { renderLearn } from "./lessons.js";
 import { setTurns, showTurns } from "./turns.js";
+import { renderChallenges, challengesLink, loadChallenges } from "./challenges.js";
 
 let catalog = { en: {}, de: {} };
 let lang = localStorage.getItem("ludothek.lang") || ((navigator.language || "en").toLowerCase().startsWith("de") ? "de" : "en");
@@ -52,6 +53,7 @@ export function setMe(data) {
   me = { user: (data && data.user) || null, csrf: (data && data.csrf) || null };
   renderAccount();
   setTurns(me.user ? me.user.name : null, data && data.your_turn);
+  loadChallenges();
 }
 export async function refreshMe() {
   try { setMe(await (await fetch("/api/me", { cache: "no-store" })).json()); } catch (e) { /* offline: keep it */ }
@@ -230,7 +232,8 @@ function renderAccount() {
       el("a", { class: "account-name", id: "account-name", href: `/players/${encodeURIComponent(me.user.name)}`, "data-link": true,
         title: t("logged_in_as", { name: me.user.name }) }, me.user.name),
       el("a", { class: "switch my-games", id: "my-games", href: "/archive?tab=mine", "data-link": true },
-        t("archive_mine"), el("span", { class: "badge", id: "turns-badge", hidden: true })));
+        t("archive_mine"), el("span", { class: "badge", id: "turns-badge", hidden: true })),
+      challengesLink());
     (more || box).append(
       el("button", { type: "button", class: "switch", id: "logout", onclick: async () => {
         try { await api("POST", "/api/logout", {}); } catch (e) { /* the cookie ends with the session anyway */ }
@@ -288,6 +291,7 @@ export async function route() {
     else if ((match = path.match(/^\/learn(?:\/([a-z0-9_]+))?$/))) cleanup = await renderLearn(root, match[1]);
     else if (path === "/login") cleanup = await renderLogin(root);
     else if (path === "/lobby") cleanup = await renderLobby(root);
+    else if (path === "/challenges") cleanup = await renderChallenges(root);
     else if ((match = path.match(/^\/players\/([^/]+)$/))) cleanup = await renderProfile(root, decodeURIComponent(match[1]));
     else if ((match = path.match(/^\/leaderboard(?:\/([a-z0-9_]+))?$/))) cleanup = await renderLeaderboard(root, match[1]);
     else if ((match = path.match(/^\/puzzles(?:\/([a-z0-9_]+)(?:\/([A-Za-z0-9_-]+))?)?$/))) cleanup = await renderPuzzles(root, match[1], match[2]);

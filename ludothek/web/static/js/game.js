@@ -668,6 +668,11 @@ function endDialog(page) {
       if (joined) navigate(`/play/${v.rematch}`); else send(page, "rematch");
     } }, v.rematch ? t("join_rematch") : t("rematch")));
   }
+  const opponent = page.you.length === 1 && currentUser() && v.seats[1 - page.you[0]].name;
+  if (opponent) {  // a new challenge to the same player, of the same game (issue 32)
+    buttons.append(el("a", { class: "btn", id: "end-challenge", href: `/challenges?to=${encodeURIComponent(opponent)}&game=${encodeURIComponent(v.game)}`,
+      "data-link": true, onclick: () => closeModal(page) }, t("challenge_name", { name: opponent })));
+  }
   buttons.append(el("a", { class: "btn", id: "end-download", href: `/api/games/${v.id}/record`, download: `${v.game}-${v.id}.ludo` }, t("download")));
   if (v.history.length) {
     // the computer analysis, from the start of the game

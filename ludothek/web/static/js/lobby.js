@@ -4,6 +4,8 @@
 import { api, el, t, num, colourName, tokens, navigate, getLang, offline, focusKey, restoreFocus, gameCatalog, currentUser, restartDelay } from "./app.js";
 import { optionFields, clockFields, clockBody, clockText, optionsText, gameTitle, playerLink, ratingText } from "./setup.js";
 import { pauseTurnsSocket, resumeTurnsSocket, onTurns, notifyButton } from "./turns.js";
+import { onNews } from "./challenges.js";
+import { quickPairing } from "./quick.js";
 
 // the seeks this tab created, with their tokens, kept over a reload: [{id, token, at}]
 const OWN = "ludothek.seeks";
@@ -31,7 +33,7 @@ export async function renderLobby(root) {
   root.append(el("h1", {}, t("lobby_title")), el("p", { class: "sub" }, t("lobby_tagline")),
     el("p", { class: "note", id: "abort-rule" }, t("abort_rule")),
     el("div", { class: "lobby" },
-      el("div", {}, page.formBox),
+      el("div", {}, page.quick = quickPairing(games), page.formBox),
       el("div", { class: "lobby-lists" },
         el("section", { class: "card", "aria-labelledby": "seeks-title" }, el("h2", { id: "seeks-title" }, t("seeks_title")), page.seeksBox),
         el("section", { class: "card", "aria-labelledby": "live-title" }, el("h2", { id: "live-title" }, t("live_games")), page.liveBox))));
@@ -42,6 +44,7 @@ export async function renderLobby(root) {
   const ping = setInterval(() => { if (page.ws && page.ws.readyState === 1) page.ws.send(JSON.stringify({ type: "ping" })); }, 25000);
   return () => {
     page.closed = true;
+    page.quick.leave();
     clearInterval(ping);
     if (page.ws) page.ws.close();
     offline("lobby", false);
@@ -77,6 +80,8 @@ function connect(page) {
       navigate(`/play/${data.game}`);
     } else if (data.type === "turns") {
       onTurns(data);
+    } else {
+      onNews(data);
     }
   };
   ws.onclose = (event) => {

@@ -1,6 +1,7 @@
 // A player's profile: since when he plays here, his rating in each game with its history, his
 // wins, draws and losses, and his recent games.
-import { api, el, t, num, getLang, gameCatalog } from "./app.js";
+import { api, el, t, num, getLang, gameCatalog, currentUser } from "./app.js";
+import { challengeForm, followButton } from "./challenges.js";
 import { gameTitle, ratingText, clockText, playerLink, resultText } from "./setup.js";
 import { ratingChart } from "./chart.js";
 
@@ -19,6 +20,20 @@ export async function renderProfile(root, name) {
   document.title = `${user.name} – Ludothek`;
   const since = new Date(user.created * 1000).toLocaleDateString(getLang(), { year: "numeric", month: "long", day: "numeric" });
   root.append(el("h1", { id: "profile-name" }, user.name), el("p", { class: "sub", id: "profile-since" }, t("member_since", { date: since })));
+  const me = currentUser();
+  if (me && me.name.toLowerCase() !== user.name.toLowerCase()) {
+    // follow him, or challenge him to a game
+    let following = false;
+    try { following = (await api("GET", "/api/follows")).following.some((p) => p.name === user.name); } catch (e) { /* shown unfollowed */ }
+    const formSlot = el("div", {});
+    const challenge = el("button", { type: "button", class: "btn primary", id: "challenge-open", "aria-expanded": "false", onclick: async () => {
+      if (formSlot.firstChild) { formSlot.replaceChildren(); challenge.setAttribute("aria-expanded", "false"); return; }
+      formSlot.append(await challengeForm(user.name));
+      challenge.setAttribute("aria-expanded", "true");
+      document.getElementById("challenge-game").focus();
+    } }, t("challenge_button"));
+    root.append(el("div", { class: "row profile-actions" }, challenge, followButton(user.name, following)), formSlot);
+  }
 
   const ratings = el("div", { class: "profile-ratings", id: "profile-ratings" });
   if (!user.ratings.length) ratings.append(el("div", { class: "card note" }, t("no_rated_games")));

@@ -4,6 +4,7 @@
 // count shows as a badge on the header's "My games" link and as "(2) " before the tab's title;
 // on request, a browser notification tells a player in another tab or window that it is his turn.
 import { el, t, getLang, navigate, restartDelay } from "./app.js";
+import { onNews } from "./challenges.js";
 
 const NOTIFY = "ludothek.notify";
 let count = 0;
@@ -56,6 +57,7 @@ function connect() {
   ws.onmessage = (event) => {
     const data = JSON.parse(event.data);
     if (data.type === "turns") onTurns(data);
+    else onNews(data);
   };
   ws.onclose = (event) => {
     if (socket !== ws) return;  // closed on purpose
@@ -78,7 +80,9 @@ function show() {
     badge.textContent = String(count);
   }
   const link = document.getElementById("my-games");
-  if (link) link.setAttribute("aria-label", count ? `${t("archive_mine")}: ${t("your_turn_count", { n: count })}` : t("archive_mine"));
+  // a title, not an aria-label: the accessible name stays the visible text ("My games 2"; axe's
+  // label-content-name-mismatch), the title says what the number means
+  if (link) { link.removeAttribute("aria-label"); link.title = count ? t("your_turn_count", { n: count }) : ""; }
   applyTitle();
   if (!observing) {
     // the pages set the title as they draw: the count goes back in front whenever they do

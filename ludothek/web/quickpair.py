@@ -1,0 +1,245 @@
+"""Quick pairing (issue 32, item 1): buttons in the lobby, one per game and standard clock
+(:data:`CLOCKS`); two logged-in players waiting at the same button get a rated game at once.
+
+The rule: a player who presses a button is paired with someone already waiting there. When
+only one other player waits, those two are paired whatever their ratings. When several wait,
+he gets the one closest to his rating (in that game), if the difference is within
+:data:`RANGE` points, widened by :data:`WIDEN` points for every 10 seconds the longer waiting
+of the two has waited; otherwise he waits too, and every look at the lobby (every 1.5 s) tries
+again with the wider range. Ties go to who waited longest. Colours are drawn at random.
+
+A waiting player's page keeps his place (its lobby socket); a place not seen for
+:data:`ABSENT_SECONDS` is dropped. The waiting player hears of his game over that socket
+(``{"type": "paired", "game": id}``); the one who pressed last gets it in the answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from sqlalchemy import delete, func, insert, select, update
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+from starlette.websockets import WebSocket
+
+from ..core.errors import LudothekError
+from ..core.messages import Catalog
+from ..ratings import Rating
+from .errors import WebError
+from .lobby import send
+from .service import GameService, game_and_options
+from .store import Account, Store, hash_token, quick_pairing_table, ratings_table, users_table
+
+TEXTS = Catalog("quickpair", {
+    "login": ("log in to use quick pairing: its games are rated",
+              "melde dich für die Schnellpaarung an: ihre Partien werden gewertet"),
+    "clock": ("the clock must be one of {clocks}", "die Bedenkzeit muss eine von {clocks} sein"),
+})
+
+CLOCKS = ("3+2", "5+3", "10+5")
+RANGE = 200
+WIDEN = 50
+ABSENT_SECONDS = 30
+
+
+class _Taken(Exception):
+    """A waiting player was paired by someone else meanwhile."""
+
+
+def pool_key(game: str, clock: str) -> str:
+    return f"{game}|{clock}"
+
+
+def pick(me: dict[str, Any], others: list[dict[str, Any]], at: float) -> dict[str, Any] | None:
+    """Whom ``me`` is paired with among ``others`` waiting at the same button (see the module)."""
+    if len(others) == 1:
+        return others[0]
+    fits = []
+    for other in others:
+        waited = at - min(me["joined"], other["joined"])
+        if abs(other["rating"] - me["rating"]) <= RANGE + WIDEN * int(waited // 10):
+            fits.append(other)
+    return min(fits, key=lambda o: (abs(o["rating"] - me["rating"]), o["joined"])) if fits else None
+
+
+class QuickPairing:
+    def __init__(self, store: Store, service: GameService, after_create: Callable[[str], Awaitable[Any]],
+                 announce: Callable[[], Awaitable[Any]], now: Callable[[], float] = time.time):
+        self.announce = announce  # tell the pages now (the lobby's refresh, which runs the hooks)
+        self.store = store
+        self.service = service
+        self.after_create = after_create
+        self.now = now
+
+    async def join(self, user: Account, body: dict[str, Any]) -> dict[str, Any]:
+        cls, _ = game_and_options({"game": body.get("game")})
+        clock = body.get("clock")
+        if clock not in CLOCKS:
+            raise WebError(400, TEXTS("clock", clocks=", ".join(CLOCKS)))
+        pool = pool_key(cls.name, clock)
+        await asyncio.to_thread(self._enter, user, pool, cls.name)
+        game_id = await self._try(user.id)
+        if game_id is not None:
+            await asyncio.to_thread(self._forget, user.id)
+            await self.announce()
+            return {"game": game_id}
+        return {"waiting": pool}
+
+    async def leave(self, user: Account) -> None:
+        await asyncio.to_thread(self._forget, user.id, True)
+
+    def _forget(self, user_id: int, waiting_only: bool = False) -> None:
+        q = quick_pairing_table.c
+        query = delete(quick_pairing_table).where(q.user_id == user_id)
+        if waiting_only:
+            query = query.where(q.game_id.is_(None))
+        with self.store._taking_turns(), self.store.engine.begin() as conn:
+            conn.execute(query)
+
+    def _enter(self, user: Account, pool: str, game: str) -> None:
+        q, r = quick_pairing_table.c, ratings_table.c
+        at = self.now()
+        with self.store._taking_turns(), self.store.engine.begin() as conn:
+            rating = conn.execute(select(r.value).where(r.user_id == user.id, r.game == game)).scalar()
+            conn.execute(delete(quick_pairing_table).where(q.user_id == user.id, q.game_id.is_(None)))
+            if conn.execute(select(q.user_id).where(q.user_id == user.id)).first() is None:
+                conn.execute(insert(quick_pairing_table).values(
+                    user_id=user.id, pool=pool, rating=rating if rating is not None else Rating().value,
+                    joined=at, seen=at, game_id=None))
+
+    def counts(self) -> dict[str, int]:
+        q = quick_pairing_table.c
+        with self.store._taking_turns(), self.store.engine.connect() as conn:
+            rows = conn.execute(select(q.pool, func.count()).where(
+                q.game_id.is_(None), q.seen > self.now() - ABSENT_SECONDS).group_by(q.pool)).all()
+        return {pool: n for pool, n in rows}
+
+    def waiting_for(self, user_id: int) -> str | None:
+        q = quick_pairing_table.c
+        with self.store._taking_turns(), self.store.engine.connect() as conn:
+            return conn.execute(select(q.pool).where(q.user_id == user_id, q.game_id.is_(None))).scalar()
+
+    async def _try(self, user_id: int) -> str | None:
+        """Pair a waiting player if the rule allows; the new game's id, or None."""
+        paired = await asyncio.to_thread(self._claim, user_id)
+        if paired is None:
+            return None
+        game_id, pool, users = paired
+        seat = secrets.randbelow(2)
+        owners: list[Account | None] = [None, None]
+        owners[seat], owners[1 - seat] = users
+        game, clock = pool.split("|")
+        minutes, increment = clock.split("+")
+        spec = {"game": game, "options": {}, "clock": {"minutes": int(minutes), "increment": int(increment)},
+                "rated": True, "opponent": "friend", "seat": seat}
+        try:
+            await self.service.create(spec, user=users[0], owners=owners,
+                                      paired=(game_id, hash_token(secrets.token_urlsafe(24))))
+        except (WebError, LudothekError):
+            await asyncio.to_thread(self._forget, users[1].id)
+            raise
+        await self.after_create(game_id)
+        return game_id
+
+    def _claim(self, user_id: int) -> tuple[str, str, tuple[Account, Account]] | None:
+        q = quick_pairing_table.c
+        at = self.now()
+        try:
+            return self._claim_in(user_id, at)
+        except _Taken:  # someone was quicker: the transaction was rolled back
+            return None
+
+    def _claim_in(self, user_id: int, at: float) -> tuple[str, str, tuple[Account, Account]] | None:
+        q = quick_pairing_table.c
+        with self.store._taking_turns(), self.store.engine.begin() as conn:
+            me = conn.execute(select(quick_pairing_table).where(q.user_id == user_id, q.game_id.is_(None))).mappings().first()
+            if me is None:
+                return None
+            others = [dict(o) for o in conn.execute(select(quick_pairing_table).where(
+                q.pool == me["pool"], q.user_id != user_id, q.game_id.is_(None), q.seen > at - ABSENT_SECONDS)
+                .order_by(q.joined)).mappings()]
+            other = pick(dict(me), others, at)
+            if other is None:
+                return None
+            game_id = secrets.token_urlsafe(9)
+            for who in (other["user_id"], user_id):  # both still waiting, or neither is taken
+                taken = conn.execute(update(quick_pairing_table).where(q.user_id == who, q.game_id.is_(None))
+                                     .values(game_id=game_id))
+                if taken.rowcount != 1:
+                    raise _Taken
+            names = dict(conn.execute(select(users_table.c.id, users_table.c.name)
+                                      .where(users_table.c.id.in_((user_id, other["user_id"])))).all())
+        return game_id, me["pool"], (Account(user_id, names[user_id]), Account(other["user_id"], names[other["user_id"]]))
+
+    async def hook(self, watchers: dict[WebSocket, Any]) -> None:
+        """A lobby hook: keep the places of the players with a page here, pair the waiting
+        ones the rule now allows, and take the paired ones to their game."""
+        users = sorted({w.user.id for w in watchers.values() if w.user is not None})
+        if not users:
+            return
+        places = await asyncio.to_thread(self._places, users)
+        for user_id, game_id in list(places.items()):
+            if game_id is None:
+                try:
+                    places[user_id] = await self._try(user_id)
+                except (WebError, LudothekError):
+                    places[user_id] = None
+        told = set()
+        for ws, watcher in watchers.items():
+            game_id = places.get(watcher.user.id) if watcher.user is not None else None
+            if game_id is not None:
+                await send(ws, {"type": "paired", "game": game_id})
+                told.add(watcher.user.id)
+        if told:
+            await asyncio.to_thread(self._done, sorted(told))
+
+    def _places(self, users: list[int]) -> dict[int, str | None]:
+        q = quick_pairing_table.c
+        at = self.now()
+        with self.store._taking_turns(), self.store.engine.begin() as conn:
+            conn.execute(delete(quick_pairing_table).where(q.seen < at - 10 * ABSENT_SECONDS))
+            conn.execute(update(quick_pairing_table).where(q.user_id.in_(users), q.game_id.is_(None)).values(seen=at))
+            return dict(conn.execute(select(q.user_id, q.game_id).where(q.user_id.in_(users))).all())
+
+    def _done(self, users: list[int]) -> None:
+        q = quick_pairing_table.c
+        with self.store._taking_turns(), self.store.engine.begin() as conn:
+            conn.execute(delete(quick_pairing_table).where(q.user_id.in_(users), q.game_id.is_not(None)))
+
+
+def quick_routes(quick: QuickPairing, handler: Callable[[Any], Any],
+                 viewer: Callable[[Request], Awaitable[Account | None]], json_: Callable[..., Response],
+                 read_body: Callable[[Request], Awaitable[dict[str, Any]]]) -> list[Route]:
+    async def me(request: Request) -> Account:
+        user = await viewer(request)
+        if user is None:
+            raise WebError(401, TEXTS("login"))
+        return user
+
+    @handler
+    async def status(request: Request) -> Response:
+        user = await viewer(request)
+        counts = await asyncio.to_thread(quick.counts)
+        mine = await asyncio.to_thread(quick.waiting_for, user.id) if user else None
+        return json_({"clocks": list(CLOCKS), "waiting": counts, "mine": mine})
+
+    @handler
+    async def join(request: Request) -> Response:
+        user = await me(request)
+        return json_(await quick.join(user, await read_body(request)))
+
+    @handler
+    async def leave(request: Request) -> Response:
+        await quick.leave(await me(request))
+        return json_({"ok": True})
+
+    return [
+        Route("/api/quick", status, methods=["GET"]),
+        Route("/api/quick", join, methods=["POST"]),
+        Route("/api/quick", leave, methods=["DELETE"]),
+    ]
