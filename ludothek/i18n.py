@@ -575,6 +575,8 @@ WEB: dict[str, dict[str, str]] = {
     "chat_login": {"en": "Log in to write in this chat; guests can read it.",
                    "de": "Melde dich an, um in diesem Chat zu schreiben; Gäste können mitlesen."},
     "chat_empty": {"en": "No messages yet.", "de": "Noch keine Nachrichten."},
+    "chat_too_long": {"en": "The message has {length} characters; at most {limit} are allowed.",
+                      "de": "Die Nachricht hat {length} Zeichen; erlaubt sind höchstens {limit}."},
     "chat_guest": {"en": "Guest", "de": "Gast"},
     "chat_actions": {"en": "Mute, block or report: {name}", "de": "Stummschalten, blockieren oder melden: {name}"},
     "chat_mute": {"en": "Mute", "de": "Stummschalten"},

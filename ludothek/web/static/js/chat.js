@@ -11,7 +11,7 @@ let refs = 0;
 export function chatCard(socket, room) {
   const chat = { room, socket, messages: [], muted: new Set(), pending: new Set(), askedWs: null, askedRoom: null };
   chat.title = el("h2", { id: "chat-title" });
-  chat.log = el("ul", { class: "chat-log", id: "chat-log", role: "log", "aria-live": "polite", "aria-labelledby": "chat-title", tabindex: "0" });
+  chat.log = el("div", { class: "chat-log", id: "chat-log", role: "log", "aria-live": "polite", "aria-labelledby": "chat-title", tabindex: "0" });
   chat.error = el("p", { class: "err", id: "chat-error", role: "alert" });
   chat.status = el("p", { class: "note", id: "chat-status", role: "status" });
   chat.form = el("form", { class: "chat-form", id: "chat-form" });
@@ -51,6 +51,8 @@ function send(chat) {
   const text = chat.input.value;
   chat.error.textContent = "";
   if (!text.trim()) return;
+  // the server refuses it too; a text too large to read would come back without its ref
+  if (text.length > MAX) { chat.error.textContent = t("chat_too_long", { length: text.length, limit: MAX }); return; }
   if (!ws || ws.readyState !== 1) { chat.error.textContent = t("connection_lost"); return; }
   const ref = `chat-${++refs}`;
   chat.pending.add(ref);
@@ -79,14 +81,14 @@ function receive(chat, data) {
 function draw(chat) {
   const stick = chat.log.scrollTop + chat.log.clientHeight >= chat.log.scrollHeight - 4;
   chat.log.replaceChildren(...chat.messages.filter((m) => !m.name || !chat.muted.has(m.name.toLowerCase()) || m.mine).map((m) => line(chat, m)));
-  if (!chat.messages.length) chat.log.append(el("li", { class: "note chat-empty" }, t("chat_empty")));
+  if (!chat.messages.length) chat.log.append(el("p", { class: "note chat-empty" }, t("chat_empty")));
   if (stick) chat.log.scrollTop = chat.log.scrollHeight;
 }
 
 function line(chat, m) {
   const time = new Date(m.at * 1000).toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" });
   const who = m.name || t("chat_guest");
-  const item = el("li", { class: m.mine ? "chat-line mine" : "chat-line", "data-id": String(m.id), "data-name": m.name || "" },
+  const item = el("p", { class: m.mine ? "chat-line mine" : "chat-line", "data-id": String(m.id), "data-name": m.name || "" },
     el("span", { class: "chat-time" }, time), " ",
     el("strong", { class: "chat-name" }, who), " ",
     el("span", { class: "chat-text" }, m.text));  // a text node: markup stays text, links stay text
