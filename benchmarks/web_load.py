@@ -8,6 +8,12 @@ and ``--max-moves``. Players think ``--think`` seconds on average (exponentially
     taskset -c 1 python benchmarks/web_load.py --games 200 --seconds 20 --server-cpu 0
     taskset -c 1 python benchmarks/web_load.py --games 1000 --think 1 --seconds 30 --server-cpu 0
     python benchmarks/web_load.py --db postgresql://… --workers 2 --metrics   # several server processes
+    taskset -c 1 python benchmarks/web_load.py --games 50 --seconds 10 --server-cpu 0 --compare-chat
+
+``--chat-every 10``: each player also sends a chat message (over its game's websocket) every ten
+moves; ``--compare-chat`` runs twice against the same server, without chat and then with one
+message per ``--chat-every`` moves (default 10), and prints both lines and their ratio (in both
+runs each game keeps its players' websocket open, as a browser does: only the chat differs).
 
 The client speaks HTTP/1.1 over one keep-alive connection per player with asyncio streams
 (a full HTTP client costs more CPU than the server it measures). A dropped connection or a
@@ -85,7 +91,7 @@ def children(pid: int) -> list[int]:
 def start_server(db: str, sync: str, cpu: str | None, workers: int | None = None) -> tuple[subprocess.Popen, str]:
     port = free_port()
     command = [sys.executable, "-m", "ludothek.cli", "serve", "--port", str(port), "--db", db,
-               "--sqlite-sync", sync, "--rate-limits", "off", "--max-websockets", "0"]  # one address, many watchers
+               "--sqlite-sync", sync, "--rate-limits", "off", "--chat-limits", "off", "--max-websockets", "0"]  # one address, many watchers
     if workers is not None:
         command += ["--workers", str(workers)]
     # several workers: ready when the supervisor says all are
@@ -187,6 +193,48 @@ async def watcher(url: str, game_id: str, stop: asyncio.Event, counter: list[int
         return
 
 
+class ChatSocket:
+    """The players' chat of one game: a websocket that holds the seat's token, sends a message
+    now and then and reads whatever comes (states, its own messages pushed back)."""
+
+    def __init__(self, url: str, game_id: str, token: str, counts: dict):
+        self.url = url.replace("http", "ws", 1) + f"/ws/games/{game_id}"
+        self.token, self.counts = token, counts
+        self.ws = None
+        self.reader: asyncio.Task | None = None
+
+    async def open(self) -> None:
+        import websockets
+
+        self.ws = await websockets.connect(self.url, max_size=2**22)
+        await self.ws.send(dumps({"type": "auth", "token": self.token}).decode())
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        try:
+            async for message in self.ws:
+                data = loads(message)
+                if data.get("type") == "chat":
+                    self.counts["chat_pushed"] += len(data["messages"])
+                elif data.get("type") == "error":
+                    count_error(self.counts, f"chat: {data.get('error')}")
+        except Exception:  # noqa: BLE001 - closed
+            return
+
+    async def say(self, text: str) -> None:
+        try:
+            await self.ws.send(dumps({"type": "chat", "text": text, "ref": "c"}).decode())
+            self.counts["chat_sent"] += 1
+        except Exception:  # noqa: BLE001 - counted, the game goes on
+            count_error(self.counts, "chat: connection dropped")
+
+    async def close(self) -> None:
+        if self.reader is not None:
+            self.reader.cancel()
+        if self.ws is not None:
+            await self.ws.close()
+
+
 def count_error(counts: dict, kind: str) -> None:
     counts["errors"] += 1
     kinds = counts.setdefault("kinds", {})
@@ -222,6 +270,14 @@ async def player(args, host: str, port: int, rng: random.Random, deadline: float
             if args.think:  # spread the first moves over one think time
                 await asyncio.sleep(rng.uniform(0, args.think))
         watchers = [asyncio.create_task(watcher(url, game_id, stop, pushed)) for _ in range(args.watchers)]
+        chat = None
+        if args.chat_every or args.compare_chat:  # both runs of a comparison keep the game's socket open
+            chat = ChatSocket(url, game_id, token, counts)
+            try:
+                await chat.open()
+            except Exception:  # noqa: BLE001
+                count_error(counts, "chat: cannot connect")
+                chat = None
         plies, done = 0, False
         while state["status"] == "ongoing" and plies < args.max_plies and time.time() < deadline \
                 and counts["moves"] < args.max_moves:
@@ -247,8 +303,12 @@ async def player(args, host: str, port: int, rng: random.Random, deadline: float
             state = loads(body)["game"]
             counts["moves"] += 1
             plies += 1
+            if chat is not None and args.chat_every and plies % args.chat_every == 0:
+                await chat.say(f"move {plies}: {move} <b>not bold</b>")
         for task in watchers:
             task.cancel()
+        if chat is not None:
+            await chat.close()
         if done:
             break
     connection.close()
@@ -256,7 +316,7 @@ async def player(args, host: str, port: int, rng: random.Random, deadline: float
 
 async def run(args, url: str) -> dict:
     latencies: list[float] = []
-    counts = {"games": 0, "moves": 0, "offered": 0, "errors": 0}
+    counts = {"games": 0, "moves": 0, "offered": 0, "errors": 0, "chat_sent": 0, "chat_pushed": 0}
     pushed = [0]
     stop = asyncio.Event()
     parsed = urlparse(url)
@@ -286,7 +346,8 @@ async def run(args, url: str) -> dict:
         "games": counts["games"], "moves": counts["moves"], "seconds": round(elapsed, 2),
         "offered_per_s": round(counts["offered"] / elapsed, 1), "moves_per_s": round(counts["moves"] / elapsed, 1),
         "p50_ms": pick(0.50), "p90_ms": pick(0.90), "p99_ms": pick(0.99), "max_ms": pick(1.0),
-        "errors": counts["errors"], "ws_pushes": pushed[0],
+        "errors": counts["errors"], "ws_pushes": pushed[0], "chat_every": args.chat_every,
+        "chat_sent": counts["chat_sent"], "chat_pushed": counts["chat_pushed"],
     }
 
 
@@ -306,6 +367,10 @@ def main() -> None:
     parser.add_argument("--db", help="database for the server this script starts (default: a temporary SQLite file)")
     parser.add_argument("--server-cpu", help="pin the started server to these CPUs (taskset -c), e.g. 0")
     parser.add_argument("--workers", type=int, help="the started server's --workers (PostgreSQL for more than 1)")
+    parser.add_argument("--chat-every", type=int, default=0,
+                        help="each player sends a chat message every N moves (0: no chat; 10 is the issue's load)")
+    parser.add_argument("--compare-chat", action="store_true",
+                        help="run twice on one server: without chat, then with --chat-every (default 10); print the ratio")
     parser.add_argument("--metrics", action="store_true",
                         help="scrape the server's /metrics before and after and print what it counted: "
                              "metrics_moves (moves answered 200) and metrics_games (games created)")
@@ -322,9 +387,18 @@ def main() -> None:
             process, url = start_server(args.db or str(Path(tmp) / "load.sqlite3"), args.sqlite_sync, args.server_cpu,
                                         args.workers)
         try:
-            before = cpu_seconds(process.pid) if process is not None else None
             scraped = scrape(url) if args.metrics else None
+            if args.compare_chat:
+                every = args.chat_every or 10
+                args.chat_every = 0
+                plain = asyncio.run(run(args, url))
+                print(" ".join(f"{k}={v}" for k, v in plain.items()))
+                args.chat_every = every
+            before = cpu_seconds(process.pid) if process is not None else None
             result = asyncio.run(run(args, url))
+            if args.compare_chat and plain["moves_per_s"]:
+                result["ratio_moves_per_s_chat_vs_none"] = round(result["moves_per_s"] / plain["moves_per_s"], 3)
+                result["p50_ratio"] = round(result["p50_ms"] / plain["p50_ms"], 3) if plain["p50_ms"] else None
             if scraped is not None:
                 now = scrape(url)
                 for name, key in (("metrics_moves", MOVE_OK), ("metrics_games", CREATED)):

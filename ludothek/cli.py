@@ -654,6 +654,9 @@ def _finite(value: float) -> float | None:
               help='Failed logins per address, per account and per account and address, new accounts per '
                    'address, e.g. "login=20/minute;account=5/minute,20/hour;pair=5/minute;signup=20/hour"; '
                    '"off" lifts them.')
+@click.option("--chat-limits", default=None, metavar="SPEC",
+              help='Chat messages per account and per address, e.g. "account=5/10seconds,30/minute;'
+                   'address=10/10seconds,60/minute" (the default); "off" lifts them.')
 @click.option("--workers", type=click.IntRange(1, 256), default=None, metavar="N",
               help="Server processes behind the one port (default: one per core on PostgreSQL; SQLite: 1, "
                    "the only number it allows). A worker that dies is restarted.")
@@ -683,7 +686,7 @@ def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rat
           claim_after: float, max_bot_games: int, trusted_proxy: str | None, login_limits: str | None,
           workers: int | None, log_format: str, shutdown_timeout: float, metrics_from: str | None,
           header_timeout: float, body_timeout: float, max_connections: int | None, max_websockets: int,
-          allowed_hosts: str) -> None:
+          allowed_hosts: str, chat_limits: str | None = None) -> None:
     """Run the web app: play in the browser (hot-seat, against bots, online)."""
     import socket
 
@@ -693,6 +696,7 @@ def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rat
         from .web import create_app
         from .web.admission import AllowedHosts, HostListError
         from .web.botpool import cores
+        from .web.chat import ChatLimits
         from .web.guard import LoginLimits, RateLimits
         from .web.metrics import parse_addresses
         from .web.serving import Serving, Supervisor, serve_one
@@ -702,6 +706,7 @@ def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rat
         raise Failure(TEXTS("cli_web_needs", module=exc.name)) from None
     url = database_url(db)
     for where, check, given in (("--rate-limits", RateLimits, rate_limits), ("--login-limits", LoginLimits, login_limits),
+                                ("--chat-limits", ChatLimits, chat_limits),
                                 ("--metrics-from", parse_addresses, metrics_from)):
         try:
             check(given)
@@ -716,7 +721,7 @@ def serve(host: str, port: int, db: str | None, bots: str, sqlite_sync: str, rat
     options = {"db": url, "bot_executor": bots, "sqlite_sync": sqlite_sync, "rate_limits": rate_limits,
                "claim_after": claim_after * 3600, "bot_cap": max_bot_games, "login_limits": login_limits,
                "max_websockets": max_websockets, "allowed_hosts": allowed_hosts,
-               "bot_workers": bot_workers, "metrics_from": metrics_from}
+               "bot_workers": bot_workers, "metrics_from": metrics_from, "chat_limits": chat_limits}
     serving = Serving(options, log_format=log_format, shutdown_timeout=shutdown_timeout, trusted_proxy=trusted_proxy,
                       uvicorn_extra=uvicorn_options(header_timeout, body_timeout, max_connections))
     try:
@@ -953,7 +958,8 @@ def restore(db: str | None, force: bool, file: str) -> None:
 @main.group("users", cls=LudothekGroup, context_settings=CONTEXT, invoke_without_command=True)
 @click.pass_context
 def users_command(ctx: click.Context) -> None:
-    """The web app's accounts, for whoever runs the server: list, reset-password, disable, enable."""
+    """The web app's accounts, for whoever runs the server: list, reset-password, disable, enable;
+    the chat's reports, mute, ban."""
     if ctx.invoked_subcommand is None:  # `ludothek users` alone: its help is the answer
         click.echo(ctx.get_help())
 
@@ -1068,6 +1074,53 @@ def users_enable(name: str, db: str | None) -> None:
     """Enable the disabled account NAME again."""
     _account_change(db, lambda accounts: accounts.set_disabled(name, False))
     click.echo(f"{_printable(name)}: enabled")
+
+
+@users_command.command("reports")
+@DB_OPTION
+def users_reports(db: str | None) -> None:
+    """Reported chat messages, newest first, each with the messages before it in its room."""
+    from .web import chat
+
+    accounts = _accounts(db)
+    try:
+        rows = chat.reports(accounts.store)
+    finally:
+        accounts.store.close()
+    if not rows:
+        click.echo("no reports")
+        return
+    for row in rows:
+        reason = f" ({_printable(row['reason'])})" if row["reason"] else ""
+        click.echo(f"#{row['id']} {_when(row['at'])} {_printable(row['reporter'])} reported "
+                   f"{_printable(row['author'] or 'a guest')} in {row['room']}{reason}:")
+        for line in row["context"]:
+            click.echo(f"    {_when(line['at'])} {_printable(line['name'] or 'guest')}: {_printable(line['text'])}")
+
+
+@users_command.command("mute")
+@click.argument("name")
+@click.option("--hours", type=Finite(0, 8760), required=True, help="How long (0 lifts the mute).")
+@DB_OPTION
+def users_mute(name: str, hours: float, db: str | None) -> None:
+    """Mute NAME in the chat for HOURS: cannot write, and his messages are hidden from everyone else."""
+    from .web import chat
+
+    until: list[float | None] = []
+    _account_change(db, lambda accounts: until.append(chat.mute(accounts.store, name, hours)))
+    click.echo(f"{_printable(name)}: muted until {_when(until[0])} UTC" if until[0] else f"{_printable(name)}: mute lifted")
+
+
+@users_command.command("ban")
+@click.argument("name")
+@click.option("--lift", is_flag=True, help="Lift the ban.")
+@DB_OPTION
+def users_ban(name: str, lift: bool, db: str | None) -> None:
+    """Ban NAME from the chat: cannot write, and his messages are hidden from everyone else."""
+    from .web import chat
+
+    _account_change(db, lambda accounts: chat.ban(accounts.store, name, not lift))
+    click.echo(f"{_printable(name)}: {'ban lifted' if lift else 'banned from the chat'}")
 
 
 def _old_output_option(ctx: click.Context, param: click.Parameter, value: Any) -> None:

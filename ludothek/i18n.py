@@ -597,6 +597,28 @@ WEB: dict[str, dict[str, str]] = {
     "rating_start": {"en": "Starting rating", "de": "Wertungszahl zu Beginn"},
     # the compact header on a phone
     "menu": {"en": "Menu", "de": "Menü"},
+    # chat (web/chat.py, static/js/chat.js)
+    "chat_players": {"en": "Chat with your opponent", "de": "Chat mit deinem Gegner"},
+    "chat_spectators": {"en": "Spectators' chat", "de": "Chat der Zuschauer"},
+    "chat_lobby": {"en": "Lobby chat", "de": "Chat im Spielsaal"},
+    "chat_input": {"en": "Chat message", "de": "Chat-Nachricht"},
+    "chat_send": {"en": "Send", "de": "Senden"},
+    "chat_login": {"en": "Log in to write in this chat; guests can read it.",
+                   "de": "Melde dich an, um in diesem Chat zu schreiben; Gäste können mitlesen."},
+    "chat_empty": {"en": "No messages yet.", "de": "Noch keine Nachrichten."},
+    "chat_too_long": {"en": "The message has {length} characters; at most {limit} are allowed.",
+                      "de": "Die Nachricht hat {length} Zeichen; erlaubt sind höchstens {limit}."},
+    "chat_guest": {"en": "Guest", "de": "Gast"},
+    "chat_actions": {"en": "Mute, block or report: {name}", "de": "Stummschalten, blockieren oder melden: {name}"},
+    "chat_mute": {"en": "Mute", "de": "Stummschalten"},
+    "chat_block": {"en": "Block", "de": "Blockieren"},
+    "chat_report": {"en": "Report", "de": "Melden"},
+    "chat_muted": {"en": "{name} is muted: you no longer see their messages.",
+                   "de": "{name} ist stummgeschaltet: du siehst seine Nachrichten nicht mehr."},
+    "chat_blocked": {"en": "{name} is blocked: no messages and no challenges between you.",
+                     "de": "{name} ist blockiert: keine Nachrichten und keine Herausforderungen zwischen euch."},
+    "chat_reported": {"en": "Thank you: the message was reported to the moderators.",
+                      "de": "Danke: die Nachricht wurde den Moderatoren gemeldet."},
     # zooming a large board (on a phone)
     # challenges, follows and quick pairing (web/challenges.py, follows.py, quickpair.py; static/js/challenges.js, quick.js)
     "challenges_title": {"en": "Challenges", "de": "Herausforderungen"},

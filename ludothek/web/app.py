@@ -62,6 +62,7 @@ from .notify import PgListener
 from .observe import ObservedStarlette
 from .puzzles import puzzle_routes
 from .quickpair import QuickPairing, quick_routes
+from .chat import Chat, ChatLimits, chat_routes
 from .runner import Runner
 from .service import GameService, WebError, bot_levels, client_options, game_catalog
 from .store import Account, Store
@@ -193,7 +194,8 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
                warm: bool = True, login_limits: str | None = None, password_hasher: Any = None,
                clock: Any = time.time, sweep: float = 30.0, lobby_interval: float = 1.5,
                max_websockets: int = DEFAULT_MAX_WEBSOCKETS, allowed_hosts: str | None = None,
-               bot_workers: int | None = None, metrics_from: str | None = None) -> Starlette:
+               bot_workers: int | None = None, metrics_from: str | None = None,
+               chat_limits: str | None = None, chat_interval: float = 1.0) -> Starlette:
     """``rate_limits``: see :class:`~.guard.RateLimits` (``"off"`` lifts them);
     ``claim_after``: seconds before an absent player's game can be claimed; ``bot_cap``: live
     games against bots per client address (0: no cap); ``login_limits``: see
@@ -204,7 +206,9 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     ``max_websockets``: open websockets per client address (0: no cap); ``allowed_hosts``: the
     host names to answer to (see :class:`~.admission.AllowedHosts`; None: any);
     ``bot_workers``: slow-lane bot worker processes (default: one per core but one);
-    ``metrics_from``: who may read ``/metrics`` (see :func:`.metrics.parse_addresses`)."""
+    ``metrics_from``: who may read ``/metrics`` (see :func:`.metrics.parse_addresses`);
+    ``chat_limits``: see :class:`~.chat.ChatLimits`; ``chat_interval``: seconds between looks
+    for chat messages written by other server processes."""
     limits = RateLimits(rate_limits)
     hosts = AllowedHosts(allowed_hosts)
     store = Store(db, sqlite_sync=sqlite_sync)
@@ -224,6 +228,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     challenges = Challenges(store, service, lobby, clock)
     quick = QuickPairing(store, service, started, lobby.refresh, clock)
     lobby.hooks += [follows.seen_hook, challenges.hook, quick.hook]
+    chat = Chat(store, hub, lobby, ChatLimits(chat_limits), clock)
     warming = Warming(say)
     listening = asyncio.Event()  # set by whoever serves the app once it answers (ludothek serve)
 
@@ -517,8 +522,12 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
             ref = data.get("ref") if isinstance(data.get("ref"), (int, str)) else None
             if data.get("type") == "ping":
                 return orjson.dumps({"type": "pong", "ref": ref})
+            if data.get("type") in ("chat", "chat_history"):
+                watcher = lobby.watchers.get(ws)
+                return await chat.handle(ws, data, None, watcher.user if watcher else None, ref)
             if data.get("type") != "own":
-                raise WebError(400, TEXTS("unknown_type", value=str(data.get("type"))[:30], types="own, ping"))
+                raise WebError(400, TEXTS("unknown_type", value=str(data.get("type"))[:30],
+                                          types="own, ping, chat, chat_history"))
             await lobby.own(ws, data.get("seek"), data.get("token"))
             return orjson.dumps({"type": "ok", "ref": ref})
         except WebError as exc:
@@ -554,6 +563,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         token: str | None = None
         # the session counts only for a page of this site (no cross-site websocket hijacking)
         user = await accounts.session(session_secret(ws.scope)) if same_origin(ws.scope) else None
+        chat.attach(ws, user)
         try:
             await ws.send_text(state_message(view, []).decode())
             runner.after_change(game_id, view)
@@ -571,6 +581,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
             pass
         finally:
             hub.leave(game_id, ws)
+            chat.detach(ws)
 
     async def _ws_message(raw: str | bytes, game_id: str, ws: WebSocket, token: str | None,
                           client: str, lang: str = "en", user: Account | None = None) -> tuple[bytes | None, str | None]:
@@ -596,9 +607,11 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
                     raise WebError(403, TEXTS("token_no_seat") if user is None else TEXTS("no_seat_yours"))
                 hub.seat(game_id, ws, seats)
                 return state_message(view, seats, ref), given or token
+            if kind in ("chat", "chat_history"):
+                return await chat.handle(ws, data, game_id, user, ref), token
             if kind not in WS_ACTIONS:
                 raise WebError(400, TEXTS("unknown_type", value=str(kind)[:30],
-                                          types=", ".join(("auth", "ping", *WS_ACTIONS))))
+                                          types=", ".join(("auth", "ping", *WS_ACTIONS, "chat", "chat_history"))))
             limits.enforce(client, "move")
             use = data.get("token") if isinstance(data.get("token"), str) else token
             await act(kind, game_id, use, data, user)
@@ -624,7 +637,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         if filled:
             log.info("filled in the turn, deadline and winner of %d older games", filled)
         background = [asyncio.create_task(task) for task in (
-            runner.housekeeping(), runner.deadlines(sweep), lobby.run(lobby_interval))]
+            runner.housekeeping(), runner.deadlines(sweep), lobby.run(lobby_interval), chat.run(chat_interval))]
         listener = None
         if store.is_postgres:
             listener = PgListener(store.url, runner.elsewhere, resync, on_sessions_ended=accounts.forget_user)
@@ -711,6 +724,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         *challenge_routes(challenges, _handler, viewer, _json, _body, started),
         *follow_routes(follows, _handler, viewer, _json),
         *quick_routes(quick, _handler, viewer, _json, _body),
+        *chat_routes(chat, _handler, viewer, _json, _body),
         *health_routes(store, runner.pool),
         Route("/metrics", metrics.metrics_route(store, metrics_from), methods=["GET"]),
         WebSocketRoute("/ws/games/{id}", live),
@@ -727,6 +741,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     app.state.accounts = accounts
     app.state.runner = runner
     app.state.lobby = lobby
+    app.state.chat = chat
     app.state.listening = listening
     app.state.warming = warming
     return app

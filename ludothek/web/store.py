@@ -300,6 +300,52 @@ quick_pairing_table = Table(
 )
 Index("quick_pairing_pool", quick_pairing_table.c.pool)
 
+#: chat (:mod:`.chat`): every message, in its room ("lobby", "GAME/p" the players', "GAME/s" the spectators')
+chat_messages_table = Table(
+    "chat_messages",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("room", String(40), nullable=False),
+    Column("user_id", Integer, nullable=True),  # the author's account (None: a guest player)
+    Column("name", String(40), nullable=True),  # the author's name then
+    Column("body", Text, nullable=False),
+    Column("client", String(64), nullable=False),  # sha256 of the author's address
+    Column("at", Float, nullable=False),
+)
+Index("chat_messages_room", chat_messages_table.c.room, chat_messages_table.c.id)
+
+#: a player's mutes (their messages hidden for him) and blocks (no chat either way, no challenges)
+chat_relations_table = Table(
+    "chat_relations",
+    metadata,
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("other_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("kind", String(8), nullable=False),  # mute | block
+    Column("at", Float, nullable=False),
+)
+
+#: reported messages, each with the messages before it in its room (JSON)
+chat_reports_table = Table(
+    "chat_reports",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("message_id", Integer, nullable=False),
+    Column("reporter_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("reason", Text, nullable=True),
+    Column("context", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)
+Index("chat_reports_message", chat_reports_table.c.message_id, chat_reports_table.c.reporter_id, unique=True)
+
+#: site-wide sanctions set with ``ludothek users mute/ban``
+chat_sanctions_table = Table(
+    "chat_sanctions",
+    metadata,
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("muted_until", Float, nullable=True),
+    Column("banned", Float, nullable=True),  # since when (None: not banned)
+)
+
 
 class Conflict(Exception):
     """The game changed since it was read (another request or process wrote first)."""

@@ -6,6 +6,7 @@ import { analysisCard, drawArrow, exactOf, lineView, loadAnalysis, markOf, showL
 import { animateMove, finishAnimation, isAnimating, snapshot } from "./animate.js";
 import { clockText, playerLink, ratingDelta, ratingText } from "./setup.js";
 import { boardZoom } from "./zoom.js";
+import { chatCard } from "./chat.js";
 
 const SWATCH = { black: "#222", white: "#f5f0e6", a: "#3b7d4f", b: "#7b5aa6" };
 
@@ -38,6 +39,11 @@ export async function renderGame(root, id) {
   page.zoom = boardZoom(boardWrap);
   const side = el("div", { class: "side" });
   root.append(el("div", { class: "play" }, boardWrap, side));
+  // chat between people: the players' room while this page holds a seat, else the spectators'
+  if (first.game.mode === "online") {
+    page.chat = chatCard(() => page.ws, first.you.length ? "players" : "spectators");
+    root.append(page.chat.node);
+  }
   page.live = el("div", { class: "visually-hidden", id: "announce", "aria-live": "polite", "aria-atomic": "true" });
   root.prepend(el("h1", { class: "visually-hidden" }, first.game.title[getLang()] || first.game.title.en));
   root.append(page.live);
@@ -174,14 +180,21 @@ function connect(page) {
     page.retry = 0;
     offline("ws", false);
     const token = tokens.get(page.id);
+    page.seatAsked = !!token || !!(currentUser() && page.you.length);
     if (token) ws.send(JSON.stringify({ type: "auth", token }));
     // a logged-in player's seats are his account's: the socket's session says which
     else if (currentUser() && page.you.length) ws.send(JSON.stringify({ type: "auth" }));
   };
   ws.onmessage = (event) => {
     const data = JSON.parse(event.data);
-    if (data.type === "state") {
+    if (page.chat && (data.type === "chat" || String(data.ref || "").startsWith("chat-"))) {
+      page.chat.receive(data);
+    } else if (data.type === "state") {
       if (accept(page, data.game, data.you && data.you.length ? data.you : null)) page.draw();
+      // the socket is in the players' room once the server says it holds a seat
+      // (a page that sends "auth" waits for its answer before it asks for a room's messages)
+      if (page.chat && data.you && data.you.length) page.chat.setRoom("players", ws);
+      else if (page.chat && !page.seatAsked) page.chat.setRoom("spectators", ws);
     } else if (data.type === "error") {
       page.error = data.error; page.draw();
     }

@@ -6,6 +6,7 @@ import { optionFields, clockFields, clockBody, clockText, optionsText, gameTitle
 import { pauseTurnsSocket, resumeTurnsSocket, onTurns, notifyButton } from "./turns.js";
 import { onNews } from "./challenges.js";
 import { quickPairing } from "./quick.js";
+import { chatCard } from "./chat.js";
 
 // the seeks this tab created, with their tokens, kept over a reload: [{id, token, at}]
 const OWN = "ludothek.seeks";
@@ -37,6 +38,8 @@ export async function renderLobby(root) {
       el("div", { class: "lobby-lists" },
         el("section", { class: "card", "aria-labelledby": "seeks-title" }, el("h2", { id: "seeks-title" }, t("seeks_title")), page.seeksBox),
         el("section", { class: "card", "aria-labelledby": "live-title" }, el("h2", { id: "live-title" }, t("live_games")), page.liveBox))));
+  page.chat = chatCard(() => page.ws, "lobby");
+  root.append(page.chat.node);
   drawForm(page);
   drawLists(page);
   pauseTurnsSocket();
@@ -62,10 +65,13 @@ function connect(page) {
     page.connected = true;
     offline("lobby", false);
     for (const seek of ownSeeks()) ws.send(JSON.stringify({ type: "own", seek: seek.id, token: seek.token }));
+    page.chat.setRoom("lobby", ws);
   };
   ws.onmessage = (event) => {
     const data = JSON.parse(event.data);
-    if (data.type === "lobby") {
+    if (data.type === "chat" || String(data.ref || "").startsWith("chat-")) {
+      page.chat.receive(data);
+    } else if (data.type === "lobby") {
       page.seeks = data.seeks;
       page.live = data.live;
       // a seek of this tab that is gone (cancelled elsewhere, expired); not one just made, which
