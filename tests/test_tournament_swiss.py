@@ -1,0 +1,121 @@
+"""Swiss pairings (Dutch system) and tie-breaks, against a hand-worked example and properties."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ludothek.tournament.swiss import Game, PairingError, pair_round, standings
+
+PLAYERS = ["A", "B", "C", "D", "E"]  # initial ranking: A is number 1
+
+
+def _pairs(games):
+    return [(g.white, g.black) for g in games]
+
+
+def _higher_wins(games):
+    """Results where the better-seeded player always wins (byes keep their point)."""
+    return [g if g.is_bye else Game(g.white, g.black, 1.0 if PLAYERS.index(g.white) < PLAYERS.index(g.black) else 0.0)
+            for g in games]
+
+
+def test_five_players_five_rounds_match_the_hand_worked_example():
+    rounds = []
+    expected = [
+        # Round 1: nobody has points. The bye goes to the lowest-ranked, E. The group A B C D splits
+        # into S1 = A B and S2 = C D: A-C and B-D. Nobody has a colour yet, so the higher-ranked
+        # takes white on board 1 and black on board 2: A white, D white.
+        [("A", "C"), ("D", "B"), ("E", None)],
+        # Round 2: A, B (wins) and E (bye) have 1, C and D 0. Bye: the lowest-ranked without one,
+        # D. Group of 1: S1 = A, S2 = B E, so A-B and E floats down to C: E-C.
+        # Colours: A had white (wants black), B had black (wants white): B white. E has none,
+        # C had black and wants white: C white.
+        [("B", "A"), ("C", "E"), ("D", None)],
+        # Round 3: A 2; B, C, D (bye), E (bye) 1. Bye: E and D had one, so C. A floats into
+        # A B D E: S1 = A B, S2 = D E: A-D and B-E, both new.
+        # Colours: A (W B) mildly wants white, D (W, bye) strongly black: A white.
+        # B (B W) mildly wants black, E (B) strongly white: E white.
+        [("A", "D"), ("E", "B"), ("C", None)],
+        # Round 4: A 3; B 2, C 2; D 1, E 1. Bye: E, D, C had one, so B. A floats to C but met
+        # C in round 1, so both float to D E: S1 = A C, S2 = D E; A met D, so the transposition
+        # A-E, C-D. Colours: A (W B W) strongly wants black, E (B W) mildly: the stronger wins,
+        # E white. C (B W) wants black, D (W B) white: D white.
+        [("E", "A"), ("D", "C"), ("B", None)],
+        # Round 5: A 4; B 3, C 3; D 1, E 1. Only A has no bye yet: A. B-C and D-E are the only
+        # games not played yet. B and C both (B W B) strongly want white and never had different
+        # colours in the same round: the higher-ranked, B, gets it. D (W B W) strongly wants
+        # black, E (B W W) absolutely (two whites in a row): D white.
+        [("B", "C"), ("D", "E"), ("A", None)],
+    ]
+    for number, want in enumerate(expected, start=1):
+        games = pair_round(PLAYERS, rounds)
+        assert _pairs(games) == want, f"round {number}"
+        rounds.append(_higher_wins(games))
+    table = standings(PLAYERS, rounds)
+    # A won four games and a bye: 5. Buchholz = opponents' scores C 3 + B 4 + D 2 + E 1 = 10;
+    # Sonneborn-Berger: all four beaten, so also 10. B: beat D, E, C (2 + 1 + 3 = 6), lost to A;
+    # Buchholz 2 + 5 + 1 + 3 = 11. C: beat E (1) and D (2), lost to A and B: SB 3, Buchholz
+    # 5 + 1 + 2 + 4 = 12. D: beat E (1); Buchholz 4 + 5 + 3 + 1 = 13. E: Buchholz 3 + 4 + 5 + 2 = 14.
+    assert [(s.player, s.score, s.buchholz, s.sonneborn_berger) for s in table] == [
+        ("A", 5, 10, 10), ("B", 4, 11, 6), ("C", 3, 12, 3), ("D", 2, 13, 1), ("E", 1, 14, 0)]
+    assert all(s.games == 4 for s in table)
+
+
+def test_tie_breaks_decide_equal_scores():
+    # Four players, two rounds, given by hand (not by the pairing code):
+    # round 1: A beats B, C draws D; round 2: A draws C, B beats D.
+    # Scores: A 1.5, B 1, C 1, D 0.5.
+    # Buchholz: B: A 1.5 + D 0.5 = 2; C: D 0.5 + A 1.5 = 2 (equal), so Sonneborn-Berger:
+    # B beat D: 0.5; C drew D and A: 0.25 + 0.75 = 1. C ahead of B.
+    rounds = [[Game("A", "B", 1.0), Game("C", "D", 0.5)], [Game("C", "A", 0.5), Game("B", "D", 1.0)]]
+    table = standings(["A", "B", "C", "D"], rounds)
+    assert [s.player for s in table] == ["A", "C", "B", "D"]
+    assert [(s.buchholz, s.sonneborn_berger) for s in table[1:3]] == [(2, 1), (2, 0.5)]
+
+
+def test_colour_is_never_three_times_the_same_and_balance_stays_within_two():
+    rounds = []
+    names = [f"p{i}" for i in range(8)]
+    rng = random.Random(3)
+    for _ in range(7):
+        games = pair_round(names, rounds)
+        rounds.append([Game(g.white, g.black, rng.choice([0.0, 0.5, 1.0])) for g in games])
+    for name in names:
+        colours = ["W" if g.white == name else "B" for games in rounds for g in games if name in (g.white, g.black)]
+        assert "WWW" not in "".join(colours) and "BBB" not in "".join(colours)
+        assert abs(colours.count("W") - colours.count("B")) <= 2
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 9), st.data())
+def test_no_pair_repeats_and_at_most_one_bye_each(count, data):
+    names = [f"p{i}" for i in range(count)]
+    rounds: list[list[Game]] = []
+    for _ in range(data.draw(st.integers(1, count - 1 if count % 2 == 0 else count), label="rounds")):
+        try:
+            games = pair_round(names, rounds)
+        except PairingError:
+            break  # a Swiss can paint itself into a corner late; it must say so, not repeat
+        scores = data.draw(st.lists(st.sampled_from([0.0, 0.5, 1.0]), min_size=len(games), max_size=len(games)))
+        rounds.append([g if g.is_bye else Game(g.white, g.black, s) for g, s in zip(games, scores)])
+        seated = [p for g in games for p in (g.white, g.black) if p is not None]
+        assert sorted(seated) == sorted(names)  # everybody plays or has the bye, once
+    met = [frozenset((g.white, g.black)) for games in rounds for g in games if not g.is_bye]
+    assert len(met) == len(set(met))
+    byes = [g.white for games in rounds for g in games if g.is_bye]
+    assert len(byes) == len(set(byes))
+    assert len(rounds) >= 1
+
+
+def test_impossible_round_is_a_clear_error():
+    rounds = [[Game("A", "B", 1.0)]]
+    with pytest.raises(PairingError, match="repeat"):
+        pair_round(["A", "B"], rounds)
+    with pytest.raises(PairingError, match="twice"):
+        pair_round(["A", "A"], [])
+    with pytest.raises(PairingError, match="no result"):
+        pair_round(["A", "B"], [[Game("A", "B")]])
