@@ -119,3 +119,22 @@ def test_impossible_round_is_a_clear_error():
         pair_round(["A", "A"], [])
     with pytest.raises(PairingError, match="no result"):
         pair_round(["A", "B"], [[Game("A", "B")]])
+
+
+def test_a_player_moved_down_is_paired_first_and_colour_wishes_outrank_the_order():
+    # Round 1 given by hand: A beats F, B draws E, D (white) draws C. A has 1 point; B, C, D, E
+    # 0.5; F 0. Round 2: A is alone with 1 point and moves down into B C D E, where he is paired
+    # first. In the Dutch order his opponent would be B, the highest resident, and the remainder
+    # C D E would give C-E (C met D) with D moving down to F. But A and B both had white and both
+    # want black: one wish unmet. The quality rules put colour wishes before the order, so the
+    # first candidate that meets every wish wins: A-C (C had black and wants white), then the
+    # remainder B D E: B-D would again leave a wish unmet (both had white), B-E was played, so
+    # D-E (E white, he had black) and B moves down to F (F had black: F white).
+    names = ["A", "B", "C", "D", "E", "F"]
+    rounds = [[Game("A", "F", 1.0), Game("B", "E", 0.5), Game("D", "C", 0.5)]]
+    assert _pairs(pair_round(names, rounds)) == [("C", "A"), ("E", "D"), ("F", "B")]
+    # Now A had black in round 1 (and F white): A-B meets both wishes, so the order keeps it.
+    # The remainder C D E: C-E leaves a wish unmet (both had black), so D-E (E white) and C
+    # moves down to F, who had white: C white.
+    rounds = [[Game("F", "A", 0.0), Game("B", "E", 0.5), Game("D", "C", 0.5)]]
+    assert _pairs(pair_round(names, rounds)) == [("A", "B"), ("E", "D"), ("C", "F")]

@@ -9,8 +9,9 @@ Absolute rules, never broken: no two players meet twice; nobody gets a second by
 the same colour three times in a row or ends up with two more games of one colour than the
 other. Within them, as the Dutch system: players are paired in score groups from the top; a
 group's upper half meets its lower half (S1[i] against S2[i]); when that breaks an absolute rule
-or a colour preference, the lower half is reordered (transpositions), then players are exchanged
-between the halves; a player who cannot be paired in the group floats down to the next one;
+the lower half is reordered (transpositions), then players are exchanged between the halves;
+players moved down from above are paired first; among valid pairings the one leaving fewest
+colour preferences unmet wins; a player who cannot be paired in the group floats down;
 the bye goes to the lowest-ranked player who has not had one and whose bye lets all others be
 paired.
 """
@@ -173,9 +174,12 @@ def _matchings(s1: list[_Player], s2: list[_Player]) -> Iterator[list[_Player]]:
                 yield [b] + rest
 
 
-def _candidates(bracket: list[_Player], last: bool) -> Iterator[tuple[list[tuple[_Player, _Player]], list[_Player]]]:
-    """Pairings of one score group (pairs, players floating down), best first. In the last group
-    everybody must be paired; elsewhere as many pairs as the absolute rules allow come first."""
+Candidate = tuple[list[tuple[_Player, _Player]], list[_Player]]  # (pairs, players floating down)
+
+
+def _homogeneous(bracket: list[_Player], last: bool) -> Iterator[Candidate]:
+    """Pairings of players of one score, best first. In the last bracket everybody must be
+    paired; elsewhere as many pairs as the absolute rules allow come first."""
     n = len(bracket)
     for m in range(n // 2, -1, -1):
         if last and 2 * m != n:
@@ -195,11 +199,41 @@ def _candidates(bracket: list[_Player], last: bool) -> Iterator[tuple[list[tuple
             return
 
 
-def _pair_groups(groups: list[list[_Player]], floaters: list[_Player]) -> list[tuple[_Player, _Player]] | None:
+def _candidates(movers: list[_Player], residents: list[_Player], last: bool) -> Iterator[Candidate]:
+    """Pairings of a bracket: the players moved down from above (``movers``) are paired first,
+    each with a resident (S1 = the movers, S2 = the residents), as many of them as possible;
+    the residents left over are then paired among themselves (the remainder)."""
+    if not movers:
+        yield from _homogeneous(residents, last)
+        return
+    for m1 in range(min(len(movers), len(residents)), -1, -1):
+        found: list[Candidate] = []
+        for chosen in itertools.combinations(movers, m1):
+            still = [p for p in movers if p not in chosen]
+            if last and still:
+                continue
+            for order in _matchings(list(chosen), residents):
+                rest = [p for p in residents if p not in order]
+                for pairs, down in _homogeneous(rest, last):
+                    found.append((list(zip(chosen, order)) + pairs, sorted(still + down, key=_rank_key)))
+                    if len(found) >= _CANDIDATES:
+                        break
+                if len(found) >= _CANDIDATES:
+                    break
+            if len(found) >= _CANDIDATES:
+                break
+        found.sort(key=lambda c: _conflicts(c[0]))
+        yield from found
+
+
+def _rank_key(p: _Player) -> tuple[float, int]:
+    return -p.score, p.number
+
+
+def _pair_groups(groups: list[list[_Player]], movers: list[_Player]) -> list[tuple[_Player, _Player]] | None:
     if not groups:
-        return [] if not floaters else None
-    bracket = floaters + groups[0]
-    for pairs, down in _candidates(bracket, last=len(groups) == 1):
+        return [] if not movers else None
+    for pairs, down in _candidates(movers, groups[0], last=len(groups) == 1):
         rest = _pair_groups(groups[1:], down)
         if rest is not None:
             return pairs + rest
@@ -207,7 +241,7 @@ def _pair_groups(groups: list[list[_Player]], floaters: list[_Player]) -> list[t
 
 
 def _ranked(table: dict[str, _Player]) -> list[_Player]:
-    return sorted(table.values(), key=lambda p: (-p.score, p.number))
+    return sorted(table.values(), key=_rank_key)
 
 
 def pair_round(players: Sequence[str], rounds: Sequence[Sequence[Game]], bye_score: float = 1.0) -> list[Game]:
