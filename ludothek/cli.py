@@ -650,32 +650,31 @@ def tournament(game: str, rounds: int | None, minutes: float | None, players: st
 
     from .ai.base import make_agent
     from .core.record import dump
-    from .tournament.arena import ArenaError
     from .tournament.local import describe, run_arena, run_swiss, summary
-    from .tournament.swiss import PairingError
+    from .tournament.texts import TEXTS as TOURNAMENT_TEXTS
 
     if (rounds is None) == (minutes is None):
-        raise Failure("give either --swiss ROUNDS or --arena MINUTES")
+        raise Failure(TOURNAMENT_TEXTS("either"))
     state = _state(game, size, option, None)
     agents = [spec.strip() for spec in players.split(",")]
     if any(not spec for spec in agents):
-        raise Failure(f"--players: an empty name in {players!r} (agents are separated by single commas)")
+        raise Failure(TOURNAMENT_TEXTS("empty_name", players=repr(players)))
     if len(agents) < 2:
-        raise Failure("--players: a tournament needs two players or more")
+        raise Failure(TOURNAMENT_TEXTS("few_players"))
     try:
         for spec in agents:
             make_agent(spec, state.name, seed=0)
     except LudothekError as exc:
         raise Failure(exc) from None
     if rounds is not None and rounds > len(agents) - (1 - len(agents) % 2):
-        raise Failure(f"--swiss {rounds}: {len(agents)} players can play {len(agents) - 1 + len(agents) % 2} "
-                      "rounds at most without meeting twice")
+        raise Failure(TOURNAMENT_TEXTS("rounds", rounds=rounds, players=len(agents),
+                                       most=len(agents) - 1 + len(agents) % 2))
     options = tuple(sorted(state.options.items()))  # checked by the game, defaults filled in
     if records_dir is not None:
         try:
             os.makedirs(records_dir, exist_ok=True)
         except OSError as exc:
-            raise Failure(f"--records {records_dir}: {os_reason(exc)}") from None
+            raise Failure(TOURNAMENT_TEXTS("records", path=records_dir, reason=os_reason(exc))) from None
     label = f"{state.name} {'Swiss' if rounds else 'Arena'} of {len(agents)}"
     with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn() if rounds else TextColumn(
                   "{task.completed:.1f}/{task.total:g} min"), TextColumn("{task.fields[last]}"), TimeElapsedColumn(),
@@ -690,7 +689,7 @@ def tournament(game: str, rounds: int | None, minutes: float | None, players: st
                 try:
                     dump(played.record, os.path.join(records_dir, name))
                 except OSError as exc:
-                    raise Failure(f"--records {records_dir}: {os_reason(exc)}") from None
+                    raise Failure(TOURNAMENT_TEXTS("records", path=records_dir, reason=os_reason(exc))) from None
 
         done: list[Any] = []
 
@@ -709,8 +708,6 @@ def tournament(game: str, rounds: int | None, minutes: float | None, players: st
                 outcome = run_swiss(state.name, agents, rounds, seed, options, event, swiss_step)
             else:
                 outcome = run_arena(state.name, agents, minutes, seed, options, event, arena_step)
-        except (PairingError, ArenaError) as exc:
-            raise Failure(str(exc)) from None
         except LudothekError as exc:
             raise Failure(exc) from None
     if as_json:

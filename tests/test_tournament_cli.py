@@ -65,3 +65,15 @@ def test_bad_arguments_are_clear_errors():
     assert alone.exit_code == 2 and "two players" in alone.output
     unknown = runner.invoke(main, ["tournament", GAME, "--arena", "1", "--players", "random,nobody"])
     assert unknown.exit_code == 2 and "nobody" in unknown.output
+
+
+def test_errors_are_in_the_readers_language(tmp_path):
+    runner = CliRunner()
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    english = runner.invoke(main, ["tournament", GAME, "--swiss", "1", "--players", "random,random",
+                                   "--records", str(blocked / "games")], env={"LUDOTHEK_LANG": "en"})
+    assert english.exit_code == 2 and "cannot save records" in english.output, english.output
+    german = runner.invoke(main, ["tournament", GAME, "--swiss", "4", "--players", "random,random,random"],
+                           env={"LUDOTHEK_LANG": "de"})
+    assert german.exit_code == 2 and "höchstens 3 Runden" in german.output, german.output

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..core.errors import LudothekError
+from .texts import TEXTS
+
 WIN, DRAW, LOSS = 1.0, 0.5, 0.0
 
 
-class ArenaError(ValueError):
+class ArenaError(LudothekError, ValueError):
     """A call that does not fit the tournament's state (a player not in a game, ...)."""
 
 
@@ -20,7 +23,7 @@ def game_points(score: float, on_fire: bool, berserk: bool) -> int:
     """Points for one game: a win 2, a draw 1, a loss 0; doubled while on fire (after two
     wins in a row, until a game is not won); a berserk win one more (not doubled)."""
     if score not in (WIN, DRAW, LOSS):
-        raise ArenaError(f"a game's score is 1, 0.5 or 0, not {score!r}")
+        raise ArenaError(TEXTS("score", score=repr(score)))
     points = {WIN: 2, DRAW: 1, LOSS: 0}[score] * (2 if on_fire else 1)
     return points + (1 if berserk and score == WIN else 0)
 
@@ -54,7 +57,7 @@ class Pairing:
 class Arena:
     def __init__(self, start: float, minutes: float):
         if not minutes > 0:
-            raise ArenaError(f"an arena lasts more than 0 minutes, not {minutes!r}")
+            raise ArenaError(TEXTS("minutes", minutes=repr(minutes)))
         self.start = start
         self.end = start + minutes * 60
         self.entries: dict[str, Entry] = {}
@@ -66,7 +69,7 @@ class Arena:
     def join(self, player: str, now: float) -> None:
         """Enter (or come back after withdrawing, keeping the points) and wait for a game."""
         if now >= self.end:
-            raise ArenaError("the arena is over")
+            raise ArenaError(TEXTS("over"))
         entry = self.entries.get(player)
         if entry is None:
             entry = self.entries[player] = Entry(player, joined=len(self.entries))
@@ -86,7 +89,7 @@ class Arena:
         try:
             return self.entries[player]
         except KeyError:
-            raise ArenaError(f"{player!r} is not in the arena") from None
+            raise ArenaError(TEXTS("not_in", player=repr(player))) from None
 
     def _in_game(self, player: str) -> bool:
         return any(player in key for key in self.playing)
@@ -125,9 +128,9 @@ class Arena:
         Returns the points each player got."""
         key = frozenset((pairing.first, pairing.second))
         if self.playing.get(key) != pairing:
-            raise ArenaError(f"{pairing.first!r} and {pairing.second!r} have no game in progress")
+            raise ArenaError(TEXTS("no_game", first=repr(pairing.first), second=repr(pairing.second)))
         if first_score not in (WIN, DRAW, LOSS):
-            raise ArenaError(f"a game's score is 1, 0.5 or 0, not {first_score!r}")
+            raise ArenaError(TEXTS("score", score=repr(first_score)))
         del self.playing[key]
         got = []
         for player, other, score, bers in ((pairing.first, pairing.second, first_score, berserk[0]),

@@ -20,6 +20,7 @@ from ..ai.pairing import GameResult, MatchGame, play_game
 from ..core.record import Record
 from . import arena as _arena
 from . import swiss as _swiss
+from .texts import TEXTS
 
 
 @dataclass
@@ -80,7 +81,7 @@ def run_swiss(game: str, agents: Sequence[str], rounds: int, seed: int = 1, opti
     """``agents`` in order of their initial ranking (strongest first)."""
     names = player_names(agents)
     if len(names) < 2:
-        raise _swiss.PairingError("a tournament needs two players or more")
+        raise _swiss.PairingError(TEXTS("few_players"))
     table = _Table(game, dict(zip(names, agents)), seed, options, event or f"Swiss of {len(names)} ({game})")
     outcome = Outcome("swiss", names)
     for number in range(1, rounds + 1):
@@ -106,7 +107,7 @@ def run_arena(game: str, agents: Sequence[str], minutes: float, seed: int = 1, o
     """``progress(game, minutes_gone)`` after each game (on the Arena's own clock)."""
     names = player_names(agents)
     if len(names) < 2:
-        raise _arena.ArenaError("a tournament needs two players or more")
+        raise _arena.ArenaError(TEXTS("few_players"))
     table = _Table(game, dict(zip(names, agents)), seed, options, event or f"Arena of {len(names)} ({game})")
     outcome = Outcome("arena", names)
     arena = _arena.Arena(0.0, minutes)

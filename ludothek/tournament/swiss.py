@@ -22,12 +22,15 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Sequence
 
+from ..core.errors import LudothekError
+from .texts import TEXTS
+
 WHITE, BLACK = "W", "B"
 #: how many valid candidate pairings of one score group are compared for colour preferences
 _CANDIDATES = 400
 
 
-class PairingError(ValueError):
+class PairingError(LudothekError, ValueError):
     """No pairing satisfies the absolute rules (e.g. more rounds than opponents)."""
 
 
@@ -83,14 +86,14 @@ class _Player:
 
 def _players(players: Sequence[str], rounds: Iterable[Sequence[Game]]) -> dict[str, _Player]:
     if len(set(players)) != len(players):
-        raise PairingError("a player is listed twice")
+        raise PairingError(TEXTS("listed_twice", player=repr(next(p for p in players if players.count(p) > 1))))
     table = {name: _Player(name, number) for number, name in enumerate(players)}
     for games in rounds:
         for game in games:
             if game.white not in table or (game.black is not None and game.black not in table):
-                raise PairingError(f"a game of {game.white!r} names a player not in the tournament")
+                raise PairingError(TEXTS("unknown_player", player=repr(game.white)))
             if game.score not in (0.0, 0.5, 1.0):
-                raise PairingError(f"the game of {game.white!r} has no result yet")
+                raise PairingError(TEXTS("no_result", player=repr(game.white)))
             white = table[game.white]
             if game.is_bye:
                 white.had_bye = True
@@ -272,7 +275,7 @@ def pair_round(players: Sequence[str], rounds: Sequence[Sequence[Game]], bye_sco
         if bye is not None:
             games.append(Game(bye.name, None, bye_score))
         return games
-    raise PairingError("no pairing of this round avoids a repeat game or a second bye")
+    raise PairingError(TEXTS("stuck"))
 
 
 @dataclass(frozen=True)
