@@ -31,35 +31,34 @@ def test_five_players_five_rounds_match_the_hand_worked_example():
         # takes white on board 1 and black on board 2: A white, D white.
         [("A", "C"), ("D", "B"), ("E", None)],
         # Round 2: A, B (wins) and E (bye) have 1, C and D 0. Bye: the lowest-ranked without one,
-        # D. Group of 1: S1 = A, S2 = B E, so A-B and E floats down to C: E-C.
-        # Colours: A had white (wants black), B had black (wants white): B white. E has none,
-        # C had black and wants white: C white.
-        [("B", "A"), ("C", "E"), ("D", None)],
-        # Round 3: A 2; B, C, D (bye), E (bye) 1. Bye: E and D had one, so C. A floats into
-        # A B D E: S1 = A B, S2 = D E: A-D and B-E, both new.
-        # Colours: A (W B) mildly wants white, D (W, bye) strongly black: A white.
-        # B (B W) mildly wants black, E (B) strongly white: E white.
-        [("A", "D"), ("E", "B"), ("C", None)],
-        # Round 4: A 3; B 2, C 2; D 1, E 1. Bye: E, D, C had one, so B. A floats to C but met
-        # C in round 1, so both float to D E: S1 = A C, S2 = D E; A met D, so the transposition
-        # A-E, C-D. Colours: A (W B W) strongly wants black, E (B W) mildly: the stronger wins,
-        # E white. C (B W) wants black, D (W B) white: D white.
-        [("E", "A"), ("D", "C"), ("B", None)],
-        # Round 5: A 4; B 3, C 3; D 1, E 1. Only A has no bye yet: A. B-C and D-E are the only
-        # games not played yet. B and C both (B W B) strongly want white and never had different
-        # colours in the same round: the higher-ranked, B, gets it. D (W B W) strongly wants
-        # black, E (B W W) absolutely (two whites in a row): D white.
-        [("B", "C"), ("D", "E"), ("A", None)],
+        # D. Group A B E: S1 = A, S2 = B E. A-B would send E down again, and a bye counts as a
+        # downfloat (FIDE 2025 rules), so the next candidate A-E, which meets every colour wish
+        # too, wins; B moves down to C: B-C. Colours: A (W) wants black and E has no wish: E white.
+        # B and C both had black and want white; the higher-ranked, B, gets it.
+        [("E", "A"), ("B", "C"), ("D", None)],
+        # Round 3: A 2, B 2; D 1 (bye), E 1; C 0. Bye: E and D had one, so C. A-B (both met other
+        # players only); A (W B) wants white, B (B W) black: A white. D-E is the only pairing left;
+        # both had white once and want black, never had different colours in the same round, so
+        # the higher-ranked D gets black.
+        [("A", "B"), ("E", "D"), ("C", None)],
+        # Round 4: A 3; B 2, D 2; C 1 (bye), E 1. Bye: E, C, D had one, so B. A is alone and moves
+        # down to D (not met yet): A-D; A (W B W) strongly wants black, D (W B) mildly white: D
+        # white. C-E: C had two blacks, E two whites, so C white (both absolute wishes met).
+        [("D", "A"), ("C", "E"), ("B", None)],
+        # Round 5: A 4; B 3; C 2, D 2; E 1. Only A has no bye yet: A. B moves down to C D but met
+        # both, so C-D is paired and B moves on to E: B-E. C (B B W) strongly wants white, D
+        # (W B W) black: C white. B (B W B) wants white, E (W W B) black: B white.
+        [("B", "E"), ("C", "D"), ("A", None)],
     ]
     for number, want in enumerate(expected, start=1):
         games = pair_round(PLAYERS, rounds)
         assert _pairs(games) == want, f"round {number}"
         rounds.append(_higher_wins(games))
     table = standings(PLAYERS, rounds)
-    # A won four games and a bye: 5. Buchholz = opponents' scores C 3 + B 4 + D 2 + E 1 = 10;
-    # Sonneborn-Berger: all four beaten, so also 10. B: beat D, E, C (2 + 1 + 3 = 6), lost to A;
-    # Buchholz 2 + 5 + 1 + 3 = 11. C: beat E (1) and D (2), lost to A and B: SB 3, Buchholz
-    # 5 + 1 + 2 + 4 = 12. D: beat E (1); Buchholz 4 + 5 + 3 + 1 = 13. E: Buchholz 3 + 4 + 5 + 2 = 14.
+    # A won four games and a bye: 5. Buchholz = opponents' scores C 3 + E 1 + B 4 + D 2 = 10;
+    # Sonneborn-Berger: all four beaten, so also 10. B: beat D, C, E (2 + 3 + 1 = 6), lost to A;
+    # Buchholz 2 + 3 + 5 + 1 = 11. C: beat E (1) and D (2), lost to A and B: SB 3, Buchholz
+    # 5 + 4 + 1 + 2 = 12. D: beat E (1); Buchholz 4 + 1 + 5 + 3 = 13. E: Buchholz 5 + 2 + 3 + 4 = 14.
     assert [(s.player, s.score, s.buchholz, s.sonneborn_berger) for s in table] == [
         ("A", 5, 10, 10), ("B", 4, 11, 6), ("C", 3, 12, 3), ("D", 2, 13, 1), ("E", 1, 14, 0)]
     assert all(s.games == 4 for s in table)

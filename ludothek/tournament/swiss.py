@@ -11,7 +11,7 @@ other. Within them, as the Dutch system: players are paired in score groups from
 group's upper half meets its lower half (S1[i] against S2[i]); when that breaks an absolute rule
 the lower half is reordered (transpositions), then players are exchanged between the halves;
 players moved down from above are paired first; among valid pairings the one leaving fewest
-colour preferences unmet wins; a player who cannot be paired in the group floats down;
+colour preferences unmet, then fewest repeated floats, wins; a player who cannot be paired in the group floats down;
 the bye goes to the lowest-ranked player who has not had one and whose bye lets all others be
 paired.
 """
@@ -56,6 +56,7 @@ class _Player:
     colours: list[str] = field(default_factory=list)
     opponents: set[str] = field(default_factory=set)
     had_bye: bool = False
+    last_float: str = ""  # "down" or "up" if the last round paired them out of their score (a bye: down)
 
     def preference(self) -> tuple[int, str | None]:
         """(strength, colour): 3 absolute, 2 strong, 1 mild, 0 none."""
@@ -89,6 +90,9 @@ def _players(players: Sequence[str], rounds: Iterable[Sequence[Game]]) -> dict[s
         raise PairingError(TEXTS("listed_twice", player=repr(next(p for p in players if players.count(p) > 1))))
     table = {name: _Player(name, number) for number, name in enumerate(players)}
     for games in rounds:
+        before = {name: p.score for name, p in table.items()}
+        for p in table.values():
+            p.last_float = ""
         for game in games:
             if game.white not in table or (game.black is not None and game.black not in table):
                 raise PairingError(TEXTS("unknown_player", player=repr(game.white)))
@@ -98,8 +102,12 @@ def _players(players: Sequence[str], rounds: Iterable[Sequence[Game]]) -> dict[s
             if game.is_bye:
                 white.had_bye = True
                 white.score += game.score
+                white.last_float = "down"
                 continue
             black = table[game.black]
+            if before[white.name] != before[black.name]:
+                higher, lower = (white, black) if before[white.name] > before[black.name] else (black, white)
+                higher.last_float, lower.last_float = "down", "up"
             white.score += game.score
             black.score += 1 - game.score
             white.colours.append(WHITE)
@@ -135,6 +143,21 @@ def _compatible(a: _Player, b: _Player) -> bool:
     if sa == 3 and sb == 3 and ca == cb:
         return False
     return (a.may_play(WHITE) and b.may_play(BLACK)) or (a.may_play(BLACK) and b.may_play(WHITE))
+
+
+def _quality(candidate: "Candidate") -> tuple[int, int, int, int]:
+    """What a candidate leaves wanting, least first (the Dutch system's quality rules in their
+    order): unmet strong colour preferences, unmet mild ones, players floating down who floated
+    down last round, players floating up (meeting a higher score) who floated up last round."""
+    pairs, down = candidate
+    strong, mild = _conflicts(pairs)
+    again_down = sum(1 for p in down if p.last_float == "down")
+    again_up = sum(1 for a, b in pairs if a.score != b.score and min(a, b, key=_up_key).last_float == "up")
+    return strong, mild, again_down, again_up
+
+
+def _up_key(p: "_Player") -> tuple[float, int]:
+    return p.score, -p.number  # the lower of two players: fewer points, then a later number
 
 
 def _conflicts(pairs: list[tuple[_Player, _Player]]) -> tuple[int, int]:
@@ -196,7 +219,7 @@ def _homogeneous(bracket: list[_Player], last: bool) -> Iterator[Candidate]:
             if len(found) >= _CANDIDATES:
                 break
         # stable: among equally good ones the Dutch system's order decides
-        found.sort(key=lambda c: _conflicts(c[0]))
+        found.sort(key=_quality)
         yield from found
         if last:
             return
@@ -225,7 +248,7 @@ def _candidates(movers: list[_Player], residents: list[_Player], last: bool) -> 
                     break
             if len(found) >= _CANDIDATES:
                 break
-        found.sort(key=lambda c: _conflicts(c[0]))
+        found.sort(key=_quality)
         yield from found
 
 
