@@ -633,13 +633,15 @@ def match(game: str, agent_a: str, agent_b: str, games_count: int, workers: int,
               help="Agents, comma-separated, strongest first (the Swiss's initial ranking), e.g. bot:5,bot:4,bot:3.")
 @click.option("--seed", type=SEED, default=1, metavar="N", show_default=True, help="Seed of openings, dice and agents.")
 @click.option("--event", default=None, metavar="NAME", help="The records' Event tag (default: kind, players, game).")
+@click.option("--workers", type=click.IntRange(1), default=1, show_default=True,
+              help="Processes playing a Swiss round's games (an Arena plays one game at a time).")
 @click.option("--records", "records_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
               help="Save every game's record in DIR (with Event and Round tags).")
 @click.option("--size", type=int, metavar="N", help="Board size, for games with a size option.")
 @click.option("--option", "-o", "option", multiple=True, metavar="NAME=VALUE", help="A game option (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as one JSON object.")
 def tournament(game: str, rounds: int | None, minutes: float | None, players: str, seed: int, event: str | None,
-               records_dir: str | None, size: int | None, option: tuple[str, ...], as_json: bool) -> None:
+               workers: int, records_dir: str | None, size: int | None, option: tuple[str, ...], as_json: bool) -> None:
     """Run a Swiss or an Arena between bots on this machine and print the standings.
 
     A Swiss of the bot levels is a quick ladder: --swiss 4 --players bot:5,bot:4,bot:3,bot:2,bot:1.
@@ -705,7 +707,7 @@ def tournament(game: str, rounds: int | None, minutes: float | None, players: st
 
         try:
             if rounds:
-                outcome = run_swiss(state.name, agents, rounds, seed, options, event, swiss_step)
+                outcome = run_swiss(state.name, agents, rounds, seed, options, event, swiss_step, workers)
             else:
                 outcome = run_arena(state.name, agents, minutes, seed, options, event, arena_step)
         except LudothekError as exc:

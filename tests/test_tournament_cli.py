@@ -77,3 +77,11 @@ def test_errors_are_in_the_readers_language(tmp_path):
     german = runner.invoke(main, ["tournament", GAME, "--swiss", "4", "--players", "random,random,random"],
                            env={"LUDOTHEK_LANG": "de"})
     assert german.exit_code == 2 and "höchstens 3 Runden" in german.output, german.output
+
+
+def test_a_swiss_on_two_processes_plays_the_same_games():
+    one = run_swiss(GAME, ["random"] * 4, 2, seed=5)
+    two = run_swiss(GAME, ["random"] * 4, 2, seed=5, workers=2)
+    assert one.swiss_rounds == two.swiss_rounds
+    key = lambda p: (p.round, p.first)  # noqa: E731
+    assert [p.record.moves for p in sorted(one.games, key=key)] == [p.record.moves for p in sorted(two.games, key=key)]

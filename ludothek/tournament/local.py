@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from ..ai.match import run_games
 from ..ai.pairing import GameResult, MatchGame, play_game
 from ..core.record import Record
 from . import arena as _arena
@@ -61,43 +62,53 @@ class _Table:
         self.count = 0
         self.seconds = 0.0  # how long the last game took to play
 
+    def spec(self, first: str, second: str, board: int, key: int) -> MatchGame:
+        """The game of ``first`` (seat 0: an even number) and ``second``, its openings and dice
+        drawn from the tournament's seed, ``key`` (a round or a game count) and the board."""
+        return MatchGame(self.game, self.agents[first], self.agents[second], 2 * board, self.seed * 100_003 + key,
+                         options=self.options)
+
     def play(self, first: str, second: str, round_tag: str) -> tuple[GameResult, Record]:
         self.count += 1
-        spec = MatchGame(self.game, self.agents[first], self.agents[second], 0, self.seed * 100_003 + self.count,
-                         options=self.options)
         started = time.perf_counter()
-        result = play_game(spec)
+        result = play_game(self.spec(first, second, 0, self.count))
         self.seconds = time.perf_counter() - started
+        return result, self.record(result, first, second, round_tag)
+
+    def record(self, result: GameResult, first: str, second: str, round_tag: str) -> Record:
         record = Record(self.game, dict(self.options), result.moves, result.result,
                         tags={"Event": self.event, "Date": self.date, "Round": round_tag})
         state = record.replay()
         for seat, name in enumerate((first, second)):
             record.tags[state.seat_colour(seat).capitalize()] = name
-        return result, record
+        return record
 
 
 def run_swiss(game: str, agents: Sequence[str], rounds: int, seed: int = 1, options: tuple = (),
-              event: str | None = None, progress: Callable[[Played], None] | None = None) -> Outcome:
-    """``agents`` in order of their initial ranking (strongest first)."""
+              event: str | None = None, progress: Callable[[Played], None] | None = None,
+              workers: int = 1) -> Outcome:
+    """``agents`` in order of their initial ranking (strongest first); the games of a round
+    are played on ``workers`` processes."""
     names = player_names(agents)
     if len(names) < 2:
         raise _swiss.PairingError(TEXTS("few_players"))
     table = _Table(game, dict(zip(names, agents)), seed, options, event or f"Swiss of {len(names)} ({game})")
     outcome = Outcome("swiss", names)
     for number in range(1, rounds + 1):
-        finished = []
-        for pairing in _swiss.pair_round(names, outcome.swiss_rounds):
-            if pairing.is_bye:
-                finished.append(pairing)
-                continue
-            result, record = table.play(pairing.white, pairing.black, str(number))
-            score = 1 - result.score_a if result.a_seat else result.score_a
-            finished.append(_swiss.Game(pairing.white, pairing.black, score))
-            played = Played(str(number), pairing.white, pairing.black, score, record)
+        pairings = _swiss.pair_round(names, outcome.swiss_rounds)
+        scores: dict[int, float] = {}
+        specs = [table.spec(p.white, p.black, board, number) for board, p in enumerate(pairings) if not p.is_bye]
+        for result in run_games(specs, workers):
+            board = result.number // 2
+            pairing = pairings[board]
+            scores[board] = result.score_a  # A sits in seat 0: its number is even
+            played = Played(str(number), pairing.white, pairing.black, result.score_a,
+                            table.record(result, pairing.white, pairing.black, str(number)))
             outcome.games.append(played)
             if progress:
                 progress(played)
-        outcome.swiss_rounds.append(finished)
+        outcome.swiss_rounds.append([p if p.is_bye else _swiss.Game(p.white, p.black, scores[board])
+                                     for board, p in enumerate(pairings)])
     outcome.swiss_table = _swiss.standings(names, outcome.swiss_rounds)
     return outcome
 
@@ -118,7 +129,7 @@ def run_arena(game: str, agents: Sequence[str], minutes: float, seed: int = 1, o
     while True:
         for pairing in arena.pair(now):
             result, record = table.play(pairing.first, pairing.second, "-")
-            score = 1 - result.score_a if result.a_seat else result.score_a
+            score = result.score_a  # A sits in seat 0
             # a game lasts, on the Arena's clock, as long as it took to play (at least 10 ms)
             heapq.heappush(running, (now + max(table.seconds, 0.01), table.count, pairing, score, record))
         if not running:
