@@ -74,3 +74,43 @@ def test_two_players_alone_may_play_again_and_withdrawn_players_are_not_paired()
         arena.finish(Pairing("a", "b"), 1, 1)
     with pytest.raises(ArenaError):
         arena.withdraw("zed")
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+EVENTS = st.lists(st.tuples(st.sampled_from(["join", "withdraw", "finish", "pair"]), st.integers(0, 5),
+                            st.sampled_from([0.0, 0.5, 1.0]), st.booleans()), max_size=60)
+
+
+@settings(max_examples=60, deadline=None)
+@given(EVENTS)
+def test_arena_invariants(events):
+    arena = Arena(0, 1)  # 60 seconds; one event a second, so some come after the end
+    names = [f"p{i}" for i in range(6)]
+    earned = {name: [] for name in names}
+    for now, (kind, who, score, berserk) in enumerate(events):
+        name = names[who]
+        if kind == "join" and now < 60:
+            arena.join(name, now)
+        elif kind == "withdraw" and name in arena.entries:
+            arena.withdraw(name)
+        elif kind == "finish" and arena.playing:
+            pairing = sorted(arena.playing.values(), key=lambda p: p.first)[who % len(arena.playing)]
+            fire = (arena.entries[pairing.first].on_fire, arena.entries[pairing.second].on_fire)
+            got = arena.finish(pairing, score, now, (berserk, False))
+            assert got == (game_points(score, fire[0], berserk), game_points(1 - score, fire[1], False))
+            earned[pairing.first].append(got[0])
+            earned[pairing.second].append(got[1])
+        elif kind == "pair":
+            active = sum(1 for e in arena.entries.values() if e.active)
+            before = {n: e.last_opponent for n, e in arena.entries.items()}
+            made = arena.pair(now)
+            assert not made or now < 60
+            for p in made:
+                assert before[p.first] != p.second or active == 2  # no rematch at once among three or more
+        busy = [n for key in arena.playing for n in key]
+        assert len(busy) == len(set(busy))  # nobody plays two games at once
+    for name, entry in arena.entries.items():
+        assert entry.history == earned[name] and entry.points == sum(earned[name])
+        assert entry.games == len(earned[name])
