@@ -59,6 +59,7 @@ from .lobby import Lobby
 from .notify import PgListener
 from .observe import ObservedStarlette
 from .puzzles import puzzle_routes
+from .tournaments import Tournaments, tournament_routes
 from .runner import Runner
 from .service import GameService, WebError, bot_levels, client_options, game_catalog
 from .store import Account, Store
@@ -210,6 +211,11 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     hub = Hub()
     runner = Runner(service, hub, bot_executor, bot_workers)
     lobby = Lobby(store, service, clock)
+
+    async def announce_game(game_id: str) -> None:
+        runner.after_change(game_id, await service.get_view(game_id, check=False))
+
+    tournaments = Tournaments(store, service, clock, announce_game)
     warming = Warming(say)
     listening = asyncio.Event()  # set by whoever serves the app once it answers (ludothek serve)
 
@@ -610,7 +616,8 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         if filled:
             log.info("filled in the turn, deadline and winner of %d older games", filled)
         background = [asyncio.create_task(task) for task in (
-            runner.housekeeping(), runner.deadlines(sweep), lobby.run(lobby_interval))]
+            runner.housekeeping(), runner.deadlines(sweep), lobby.run(lobby_interval),
+            tournaments.run(lobby_interval))]
         listener = None
         if store.is_postgres:
             listener = PgListener(store.url, runner.elsewhere, resync, on_sessions_ended=accounts.forget_user)
@@ -693,6 +700,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         *lesson_routes(store, _handler, viewer, _body, make_game),
         *analysis_routes(service, runner.pool, _handler, limits, viewer),
         *puzzle_routes(store, _handler, viewer, _json, _body, clock),
+        *tournament_routes(tournaments, _handler, viewer, _json, _body),
         *health_routes(store, runner.pool),
         Route("/metrics", metrics.metrics_route(store, metrics_from), methods=["GET"]),
         WebSocketRoute("/ws/games/{id}", live),
@@ -709,6 +717,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     app.state.accounts = accounts
     app.state.runner = runner
     app.state.lobby = lobby
+    app.state.tournaments = tournaments
     app.state.listening = listening
     app.state.warming = warming
     return app
