@@ -665,6 +665,8 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         Route("/leaderboard", page),
         Route("/leaderboard/{game}", page),
         Route("/puzzles", page),
+        Route("/tournaments", page),
+        Route("/tournaments/{id}", page),
         Route("/puzzles/{game}", page),
         Route("/puzzles/{game}/{id}", page),
         Route("/api/me", me, methods=["GET"]),

@@ -22,7 +22,8 @@ from typing import Any
 from sqlalchemy import and_, select, update
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core.messages import Catalog
 from ..tournament import arena as _arena
@@ -71,6 +72,7 @@ class Tournaments:
         self.store, self.service, self.now = store, service, now
         self.announce = announce  # called with a new game's id (to start its clocks, tell watchers)
         self._lock = asyncio.Lock()
+        self.push_interval = 1.0  # seconds between a live page's looks at the database
 
     # ------------------------------------------------------------------ database
     def _run(self, work: Callable[[Any], Any], write: bool = False) -> Any:
@@ -374,7 +376,33 @@ def tournament_routes(tournaments: Tournaments, handler: Callable[[Any], Any],
             return json_response(await getattr(tournaments, name)(request.path_params["id"], await viewer(request)))
         return act
 
+    async def live(ws: WebSocket) -> None:
+        """The tournament's view, sent again whenever it changes (read from the database, so a
+        change made through any server reaches every page)."""
+        await ws.accept()
+        last = None
+        try:
+            while True:
+                try:
+                    view = await tournaments.view(ws.path_params["id"])
+                except WebError:
+                    await ws.close(code=4404)
+                    return
+                text = json.dumps(view, sort_keys=True)
+                if text != last:
+                    await ws.send_text(text)
+                    last = text
+                if view["status"] == "over":
+                    return
+                try:
+                    await asyncio.wait_for(ws.receive_text(), timeout=tournaments.push_interval)
+                except asyncio.TimeoutError:
+                    pass
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+
     return [
+        WebSocketRoute("/ws/tournaments/{id}", live),
         Route("/api/tournaments", listing, methods=["GET"]),
         Route("/api/tournaments", create, methods=["POST"]),
         Route("/api/tournaments/{id}", one, methods=["GET"]),
