@@ -549,6 +549,7 @@ WEB: dict[str, dict[str, str]] = {
     "tour_watch": {"en": "watch", "de": "zuschauen"},
     "tour_running_game": {"en": "playing", "de": "läuft"},
     "tour_on_fire": {"en": "on fire", "de": "in Serie"},
+    "tour_place": {"en": "place {rank} of {players}", "de": "Platz {rank} von {players}"},
     # puzzles (web/puzzles.py, static/js/puzzles.js)
     "nav_puzzles": {"en": "Puzzles", "de": "Aufgaben"},
     "puzzle_title": {"en": "Puzzles", "de": "Aufgaben"},

@@ -140,3 +140,17 @@ def test_bad_requests_are_clean_errors(client):
     ann.post(f"/api/tournaments/{tid}/join")
     response = ann.post(f"/api/tournaments/{tid}/start")
     assert response.status_code == 409 and "two players" in response.text
+
+
+def test_a_players_tournaments_and_places_are_on_his_profile(client):
+    devices = players(client, ["ann", "bob"])
+    tid = devices["ann"].post("/api/tournaments", {"kind": "swiss", "game": GAME, "rounds": 1,
+                                                   "name": "Duel"}).json()["id"]
+    for d in devices.values():
+        d.post(f"/api/tournaments/{tid}/join")
+    view = devices["ann"].post(f"/api/tournaments/{tid}/start").json()
+    (game,) = running_games(view)
+    resign(devices, game, game["second"])
+    results = devices["bob"].get(f"/api/users/{game['first']}/tournaments").json()["tournaments"]
+    assert [(r["name"], r["rank"], r["players"], r["status"]) for r in results] == [("Duel", 1, 2, "over")]
+    assert devices["bob"].get("/api/users/nobody/tournaments").json() == {"tournaments": []}

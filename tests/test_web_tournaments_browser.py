@@ -1,7 +1,7 @@
 """Tournaments in the browser (issue 32): a Swiss of five shows its pairings (a bye) and, pushed
 by its websocket, the next round when the games of the first have ended; a logged-in player
 creates a tournament on /tournaments; axe finds nothing serious on the pages, light and dark;
-the phone layout at 390x844. Players act through the HTTP API (httpx) to keep it fast."""
+the phone layout at 390x844, and the tournament on a player's profile. Players act through the HTTP API (httpx) to keep it fast."""
 
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ def test_axe_finds_nothing_serious_on_the_tournament_pages(page, server):
 
 
 def test_the_tournament_page_fits_a_phone_in_german(browser, server):
-    _, _, tid, _ = swiss_of_five(server, "p")
+    names, _, tid, _ = swiss_of_five(server, "p")
     with checked_page(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
                       locale="de-DE") as phone:
         for path in ("/tournaments", f"/tournaments/{tid}"):
@@ -105,3 +105,8 @@ def test_the_tournament_page_fits_a_phone_in_german(browser, server):
             assert phone.evaluate("() => document.documentElement.scrollWidth") <= 390
         assert "Paarungen" in phone.inner_text("body") and "spielfrei" in phone.inner_text("body")
         shot(phone, "tournament-phone-de")
+        # the player's profile lists the tournament and his place
+        phone.goto(f"{server}/players/{names[0]}")
+        phone.wait_for_selector("#profile-tournaments")
+        assert "Cup p" in phone.inner_text("#profile-tournaments") and "Platz" in phone.inner_text("#profile-tournaments")
+        assert phone.evaluate("() => document.documentElement.scrollWidth") <= 390

@@ -304,6 +304,31 @@ class Tournaments:
                 "started": t["started"], "players": [{"name": p["name"], "active": p["active"]} for p in t["players"]],
                 "standings": standings, "games": games}
 
+    async def results_of(self, name: str) -> list[dict[str, Any]]:
+        """The tournaments a player (by account name) plays or played, newest first, with their
+        place in the standings."""
+        if not isinstance(name, str) or not 1 <= len(name) <= 40:
+            return []
+
+        def work(conn: Any) -> list[str]:
+            return [r[0] for r in conn.execute(
+                select(tournaments_table.c.id)
+                .join(tournament_players_table, tournament_players_table.c.tournament_id == tournaments_table.c.id)
+                .join(users_table, users_table.c.id == tournament_players_table.c.user_id)
+                .where(users_table.c.name_key == name.lower())
+                .order_by(tournaments_table.c.created.desc()).limit(20))]
+
+        results = []
+        for tid in await self._db(work):
+            view = await self.view(tid)
+            mine = next((s for s in view["standings"] if s["player"].lower() == name.lower()), None)
+            if mine is None:
+                continue
+            results.append({"id": tid, "name": view["name"], "kind": view["kind"], "game": view["game"],
+                            "status": view["status"], "rank": mine["rank"], "players": len(view["standings"]),
+                            "points": mine.get("points", mine.get("score"))})
+        return results
+
     async def listing(self) -> list[dict[str, Any]]:
         rows = await self._db(lambda conn: conn.execute(
             select(tournaments_table).order_by(tournaments_table.c.created.desc()).limit(50)).mappings().all())
@@ -401,8 +426,13 @@ def tournament_routes(tournaments: Tournaments, handler: Callable[[Any], Any],
         except (WebSocketDisconnect, RuntimeError):
             pass
 
+    @handler
+    async def results(request: Request) -> Response:
+        return json_response({"tournaments": await tournaments.results_of(request.path_params["name"])})
+
     return [
         WebSocketRoute("/ws/tournaments/{id}", live),
+        Route("/api/users/{name}/tournaments", results, methods=["GET"]),
         Route("/api/tournaments", listing, methods=["GET"]),
         Route("/api/tournaments", create, methods=["POST"]),
         Route("/api/tournaments/{id}", one, methods=["GET"]),
