@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ludothek.tournament.arena import Arena, ArenaError, Pairing, game_points
 
@@ -75,9 +77,6 @@ def test_two_players_alone_may_play_again_and_withdrawn_players_are_not_paired()
     with pytest.raises(ArenaError):
         arena.withdraw("zed")
 
-
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 EVENTS = st.lists(st.tuples(st.sampled_from(["join", "withdraw", "finish", "pair"]), st.integers(0, 5),
                             st.sampled_from([0.0, 0.5, 1.0]), st.booleans()), max_size=60)

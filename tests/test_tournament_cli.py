@@ -83,5 +83,5 @@ def test_a_swiss_on_two_processes_plays_the_same_games():
     one = run_swiss(GAME, ["random"] * 4, 2, seed=5)
     two = run_swiss(GAME, ["random"] * 4, 2, seed=5, workers=2)
     assert one.swiss_rounds == two.swiss_rounds
-    key = lambda p: (p.round, p.first)  # noqa: E731
+    key = lambda p: (p.round, p.first)
     assert [p.record.moves for p in sorted(one.games, key=key)] == [p.record.moves for p in sorted(two.games, key=key)]

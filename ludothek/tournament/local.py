@@ -13,8 +13,9 @@ from __future__ import annotations
 import datetime as _dt
 import heapq
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from ..ai.match import run_games
 from ..ai.pairing import GameResult, MatchGame, play_game

@@ -19,8 +19,8 @@ paired.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Sequence
 
 from ..core.errors import LudothekError
 from .texts import TEXTS
@@ -145,7 +145,7 @@ def _compatible(a: _Player, b: _Player) -> bool:
     return (a.may_play(WHITE) and b.may_play(BLACK)) or (a.may_play(BLACK) and b.may_play(WHITE))
 
 
-def _quality(candidate: "Candidate") -> tuple[int, int, int, int]:
+def _quality(candidate: Candidate) -> tuple[int, int, int, int]:
     """What a candidate leaves wanting, least first (the Dutch system's quality rules in their
     order): unmet strong colour preferences, unmet mild ones, players floating down who floated
     down last round, players floating up (meeting a higher score) who floated up last round."""
@@ -156,7 +156,7 @@ def _quality(candidate: "Candidate") -> tuple[int, int, int, int]:
     return strong, mild, again_down, again_up
 
 
-def _up_key(p: "_Player") -> tuple[float, int]:
+def _up_key(p: _Player) -> tuple[float, int]:
     return p.score, -p.number  # the lower of two players: fewer points, then a later number
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -31,8 +32,15 @@ from ..tournament import swiss as _swiss
 from . import clocks
 from .errors import WebError
 from .service import GameService, game_and_options
-from .store import (Account, Store, hash_token, tournament_games_table, tournament_players_table, tournaments_table,
-                    users_table)
+from .store import (
+    Account,
+    Store,
+    hash_token,
+    tournament_games_table,
+    tournament_players_table,
+    tournaments_table,
+    users_table,
+)
 
 TEXTS = Catalog("tournaments", {
     "login": ("only players with an account can create or join tournaments",
@@ -51,6 +59,8 @@ TEXTS = Catalog("tournaments", {
     "too_many_rounds": ("{count} players can play {most} rounds at most without meeting twice",
                         "{count} Spieler können höchstens {most} Runden spielen, ohne sich zweimal zu treffen"),
 })
+
+log = logging.getLogger(__name__)
 
 MAX_ROUNDS = 20
 MAX_MINUTES = 600
@@ -107,7 +117,7 @@ class Tournaments:
         if kind not in ("swiss", "arena"):
             raise WebError(400, TEXTS("kind", value=repr(str(kind)[:20])))
         cls, options = game_and_options(body)
-        clock = clocks.parse(body.get("clock"))
+        clocks.parse(body.get("clock"))  # refused here if malformed; each game reads it again
         rated = body.get("rated", False) is True
         title = cls.title.get("en", cls.name) if isinstance(cls.title, dict) else str(cls.title)
         name = body.get("name") or f"{title} {'Swiss' if kind == 'swiss' else 'Arena'}"
@@ -124,7 +134,6 @@ class Tournaments:
             if not isinstance(minutes, (int, float)) or isinstance(minutes, bool) or not 1 <= minutes <= MAX_MINUTES:
                 raise WebError(400, TEXTS("minutes", most=MAX_MINUTES))
             spec["minutes"] = minutes
-        del clock  # checked; each game parses it again
         tid = secrets.token_urlsafe(9)
         values = {"id": tid, "kind": kind, "game": cls.name, "spec": json.dumps(spec), "creator": user.id,
                   "status": "open", "created": self.now(), "started": None, "round": 0}
@@ -340,10 +349,8 @@ class Tournaments:
             await asyncio.sleep(interval)
             try:
                 await self.tick()
-            except Exception:  # noqa: BLE001 - a bad tournament must not stop the others' pairings
-                import logging
-
-                logging.getLogger(__name__).exception("tournament pairing failed")
+            except Exception:  # a bad tournament must not stop the pairings of the others
+                log.exception("tournament pairing failed")
 
 
 def _swiss_rounds(t: dict[str, Any], all_games: bool = False) -> list[list[_swiss.Game]]:
@@ -421,7 +428,7 @@ def tournament_routes(tournaments: Tournaments, handler: Callable[[Any], Any],
                     return
                 try:
                     await asyncio.wait_for(ws.receive_text(), timeout=tournaments.push_interval)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     pass
         except (WebSocketDisconnect, RuntimeError):
             pass
