@@ -110,3 +110,50 @@ def test_the_tournament_page_fits_a_phone_in_german(browser, server):
         phone.wait_for_selector("#profile-tournaments")
         assert "Cup p" in phone.inner_text("#profile-tournaments") and "Platz" in phone.inner_text("#profile-tournaments")
         assert phone.evaluate("() => document.documentElement.scrollWidth") <= 390
+
+
+def lichess_points(games, player):
+    """Arena points of ``player`` from the finished games in the order they ended, by the rules
+    in docs/TOURNAMENTS.md (computed here independently of ludothek.tournament.arena)."""
+    total, streak = 0, 0
+    for g in games:
+        if player not in (g["first"], g["second"]) or g["score"] is None:
+            continue
+        mine = g["score"] if g["first"] == player else 1 - g["score"]
+        base = {1: 2, 0.5: 1, 0: 0}[mine]
+        total += base * (2 if streak >= 2 else 1)
+        streak = streak + 1 if mine == 1 else 0
+    return total
+
+
+def test_an_arena_of_four_runs_to_its_end_on_the_page(page, server):
+    names = ["aann", "abob", "acid", "adan"]
+    players = {name: Player(server, name) for name in names}
+    tid = players["aann"].post("/api/tournaments", {"kind": "arena", "game": GAME, "minutes": 1})["id"]
+    for player in players.values():
+        player.post(f"/api/tournaments/{tid}/join")
+    view = players["aann"].post(f"/api/tournaments/{tid}/start")
+    page.goto(f"{server}/tournaments/{tid}")
+    page.wait_for_selector("#tour-standings")
+    resigned = 0
+    for _ in range(2):  # two rounds of games: the second-named player resigns each
+        running = [g for g in view["games"] if g["score"] is None]
+        assert len(running) == 2
+        for g in running:
+            players[g["second"]].post(f"/api/games/{g['game']}/resign")
+            resigned += 1
+        page.wait_for_function(f"() => window.ludothekTournament.games.filter(g => g.score !== null).length === {resigned}"
+                               " && window.ludothekTournament.games.filter(g => g.score === null).length === 2")
+        view = page.evaluate("() => window.ludothekTournament")
+    # the minute runs out with the third games still on; they count when they end
+    page.wait_for_function(f"() => Date.now() / 1000 > {view['started']} + 60", timeout=120_000)
+    for g in [g for g in view["games"] if g["score"] is None]:
+        players[g["second"]].post(f"/api/games/{g['game']}/resign")
+    page.wait_for_function("() => window.ludothekTournament.status === 'over'", timeout=30_000)
+    view = page.evaluate("() => window.ludothekTournament")
+    assert len(view["games"]) == 6 and all(g["score"] == 1 for g in view["games"])
+    table = {s["player"]: s["points"] for s in view["standings"]}
+    assert table == {name: lichess_points(view["games"], name) for name in names}
+    assert max(table.values()) >= 4 and sum(s["games"] for s in view["standings"]) == 12
+    assert "over" in page.inner_text("#tour-status") or "beendet" in page.inner_text("#tour-status")
+    shot(page, "tournament-arena-over")
