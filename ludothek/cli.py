@@ -622,6 +622,104 @@ def match(game: str, agent_a: str, agent_b: str, games_count: int, workers: int,
         sys.exit(130)
 
 
+@main.command(context_settings=CONTEXT, epilog=f"{GAMES_EPILOG} PLAYERS: agents, comma-separated: {AGENTS}.")
+@click.argument("game", type=GameName(), metavar="GAME")
+@click.option("--swiss", "rounds", type=click.IntRange(1, 99), default=None, metavar="ROUNDS",
+              help="A Swiss of this many rounds (Dutch-system pairings, Buchholz and Sonneborn-Berger).")
+@click.option("--arena", "minutes", type=Finite(0.01, 24 * 60), default=None, metavar="MINUTES",
+              help="An Arena of this many minutes (points with streaks; each game lasts as long as the bots "
+                   "took to play it).")
+@click.option("--players", required=True, metavar="PLAYERS",
+              help="Agents, comma-separated, strongest first (the Swiss's initial ranking), e.g. bot:5,bot:4,bot:3.")
+@click.option("--seed", type=SEED, default=1, metavar="N", show_default=True, help="Seed of openings, dice and agents.")
+@click.option("--event", default=None, metavar="NAME", help="The records' Event tag (default: kind, players, game).")
+@click.option("--workers", type=click.IntRange(1), default=1, show_default=True,
+              help="Processes playing a Swiss round's games (an Arena plays one game at a time).")
+@click.option("--records", "records_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="Save every game's record in DIR (with Event and Round tags).")
+@click.option("--size", type=int, metavar="N", help="Board size, for games with a size option.")
+@click.option("--option", "-o", "option", multiple=True, metavar="NAME=VALUE", help="A game option (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="Print the standings as one JSON object.")
+def tournament(game: str, rounds: int | None, minutes: float | None, players: str, seed: int, event: str | None,
+               workers: int, records_dir: str | None, size: int | None, option: tuple[str, ...], as_json: bool) -> None:
+    """Run a Swiss or an Arena between bots on this machine and print the standings.
+
+    A Swiss of the bot levels is a quick ladder: --swiss 4 --players bot:5,bot:4,bot:3,bot:2,bot:1.
+    A progress bar on stderr shows the games (Swiss) or the minutes (Arena) done."""
+    import os
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .ai.base import make_agent
+    from .core.record import dump
+    from .tournament.local import describe, run_arena, run_swiss, summary
+    from .tournament.texts import TEXTS as TOURNAMENT_TEXTS
+
+    if (rounds is None) == (minutes is None):
+        raise Failure(TOURNAMENT_TEXTS("either"))
+    state = _state(game, size, option, None)
+    agents = [spec.strip() for spec in players.split(",")]
+    if any(not spec for spec in agents):
+        raise Failure(TOURNAMENT_TEXTS("empty_name", players=repr(players)))
+    if len(agents) < 2:
+        raise Failure(TOURNAMENT_TEXTS("few_players"))
+    try:
+        for spec in agents:
+            make_agent(spec, state.name, seed=0)
+    except LudothekError as exc:
+        raise Failure(exc) from None
+    if rounds is not None and rounds > len(agents) - (1 - len(agents) % 2):
+        raise Failure(TOURNAMENT_TEXTS("rounds", rounds=rounds, players=len(agents),
+                                       most=len(agents) - 1 + len(agents) % 2))
+    options = tuple(sorted(state.options.items()))  # checked by the game, defaults filled in
+    if records_dir is not None:
+        try:
+            os.makedirs(records_dir, exist_ok=True)
+        except OSError as exc:
+            raise Failure(TOURNAMENT_TEXTS("records", path=records_dir, reason=os_reason(exc))) from None
+    label = f"{state.name} {'Swiss' if rounds else 'Arena'} of {len(agents)}"
+    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn() if rounds else TextColumn(
+                  "{task.completed:.1f}/{task.total:g} min"), TextColumn("{task.fields[last]}"), TimeElapsedColumn(),
+                  console=(console := _stderr_console()), transient=True, disable=not console.is_terminal) as progress:
+        total = rounds * (len(agents) // 2) if rounds else minutes
+        task = progress.add_task("tournament", total=total, last="")
+
+        def save(played: Any) -> None:
+            if records_dir is not None:
+                number = len(done)
+                name = f"round{played.round}-game{number:03}.ludo" if rounds else f"game{number:04}.ludo"
+                try:
+                    dump(played.record, os.path.join(records_dir, name))
+                except OSError as exc:
+                    raise Failure(TOURNAMENT_TEXTS("records", path=records_dir, reason=os_reason(exc))) from None
+
+        done: list[Any] = []
+
+        def swiss_step(played: Any) -> None:
+            done.append(played)
+            save(played)
+            progress.update(task, advance=1, last=f"round {played.round}")
+
+        def arena_step(played: Any, gone: float) -> None:
+            done.append(played)
+            save(played)
+            progress.update(task, completed=gone, last=f"{len(done)} games")
+
+        try:
+            if rounds:
+                outcome = run_swiss(state.name, agents, rounds, seed, options, event, swiss_step, workers)
+            else:
+                outcome = run_arena(state.name, agents, minutes, seed, options, event, arena_step)
+        except LudothekError as exc:
+            raise Failure(exc) from None
+    if as_json:
+        click.echo(json.dumps({"game": state.name, "seed": seed, **summary(outcome)}))
+        return
+    click.echo(f"{label}, {len(outcome.games)} games, seed {seed}")
+    for line in describe(outcome):
+        click.echo(line)
+
+
 def _clock(seconds: float) -> str:
     seconds = int(seconds + 0.5)
     return f"{seconds // 3600}:{seconds // 60 % 60:02}:{seconds % 60:02}"

@@ -184,7 +184,7 @@ def test_an_older_backup_is_migrated_after_restoring(tmp_path):
     assert result.exit_code == 0, result.output
     assert "schema 0004, upgraded to 0010" in result.output, result.output
     engine = create_engine(target)
-    assert migrations.current(engine) == "0010"
+    assert migrations.current(engine) == "0011"
     engine.dispose()
     assert len(games_in(target)) == 3
 
@@ -238,5 +238,5 @@ def test_db_upgrade_and_its_alias_migrate(tmp_path):
     assert upgraded.exit_code == 0 and upgraded.output.strip().endswith("schema 0010 (was 0004)")
     again = run("migrate", "--db", url)
     assert again.exit_code == 0 and again.output.strip().endswith("schema 0010")
-    assert migrations.current(engine) == "0010"
+    assert migrations.current(engine) == "0011"
     engine.dispose()

@@ -63,6 +63,7 @@ from .observe import ObservedStarlette
 from .puzzles import puzzle_routes
 from .quickpair import QuickPairing, quick_routes
 from .chat import Chat, ChatLimits, chat_routes
+from .tournaments import Tournaments, tournament_routes
 from .runner import Runner
 from .service import GameService, WebError, bot_levels, client_options, game_catalog
 from .store import Account, Store
@@ -229,6 +230,10 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     quick = QuickPairing(store, service, started, lobby.refresh, clock)
     lobby.hooks += [follows.seen_hook, challenges.hook, quick.hook]
     chat = Chat(store, hub, lobby, ChatLimits(chat_limits), clock)
+    async def announce_game(game_id: str) -> None:
+        runner.after_change(game_id, await service.get_view(game_id, check=False))
+
+    tournaments = Tournaments(store, service, clock, announce_game)
     warming = Warming(say)
     listening = asyncio.Event()  # set by whoever serves the app once it answers (ludothek serve)
 
@@ -637,7 +642,8 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         if filled:
             log.info("filled in the turn, deadline and winner of %d older games", filled)
         background = [asyncio.create_task(task) for task in (
-            runner.housekeeping(), runner.deadlines(sweep), lobby.run(lobby_interval), chat.run(chat_interval))]
+            runner.housekeeping(), runner.deadlines(sweep), lobby.run(lobby_interval), chat.run(chat_interval),
+            tournaments.run(lobby_interval))]
         listener = None
         if store.is_postgres:
             listener = PgListener(store.url, runner.elsewhere, resync, on_sessions_ended=accounts.forget_user)
@@ -685,6 +691,8 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         Route("/leaderboard", page),
         Route("/leaderboard/{game}", page),
         Route("/puzzles", page),
+        Route("/tournaments", page),
+        Route("/tournaments/{id}", page),
         Route("/puzzles/{game}", page),
         Route("/puzzles/{game}/{id}", page),
         Route("/challenges", page),
@@ -725,6 +733,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         *follow_routes(follows, _handler, viewer, _json),
         *quick_routes(quick, _handler, viewer, _json, _body),
         *chat_routes(chat, _handler, viewer, _json, _body),
+        *tournament_routes(tournaments, _handler, viewer, _json, _body),
         *health_routes(store, runner.pool),
         Route("/metrics", metrics.metrics_route(store, metrics_from), methods=["GET"]),
         WebSocketRoute("/ws/games/{id}", live),
@@ -742,6 +751,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     app.state.runner = runner
     app.state.lobby = lobby
     app.state.chat = chat
+    app.state.tournaments = tournaments
     app.state.listening = listening
     app.state.warming = warming
     return app

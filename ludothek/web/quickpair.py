@@ -147,7 +147,6 @@ class QuickPairing:
         return game_id
 
     def _claim(self, user_id: int) -> tuple[str, str, tuple[Account, Account]] | None:
-        q = quick_pairing_table.c
         at = self.now()
         try:
             return self._claim_in(user_id, at)

@@ -263,11 +263,12 @@ class GameService:
     # ------------------------------------------------------------------ creating
     async def create(self, spec: Any, client: str | None = None, rematch_of: str | None = None,
                      user: Account | None = None, owners: list[Account | None] | None = None,
-                     paired: tuple[str, str] | None = None) -> dict[str, Any]:
+                     paired: tuple[str, str] | None = None, record_tags: dict[str, str] | None = None
+                     ) -> dict[str, Any]:
         """A new game; ``user``, if logged in, owns the seats the new token holds (``owners``:
         the owner of each seat instead, for a rematch or a pairing). ``paired``: (game id, the
         token hash of the other seat) for a game the lobby paired: it starts at once, with no
-        invite."""
+        invite. ``record_tags``: tags for its record (a tournament's Event and Round)."""
         cls, options = game_and_options(spec)
         opponent = spec.get("opponent", "hotseat")
         if opponent not in ("hotseat", "bot", "friend"):
@@ -283,7 +284,7 @@ class GameService:
         position = spec.get("position")
         if position is not None and (not isinstance(position, str) or len(position) > 2000):
             raise WebError(400, TEXTS("position_text"))
-        tags: dict[str, str] = {"_start": start, DICE_SCHEME_TAG: str(fairdice.SCHEME)}
+        tags: dict[str, str] = {**(record_tags or {}), "_start": start, DICE_SCHEME_TAG: str(fairdice.SCHEME)}
         # every roll of the game, the one for the first move included, follows from this secret
         game_id = paired[0] if paired else secrets.token_urlsafe(9)
         dice_secret = fairdice.new_secret()
@@ -992,7 +993,7 @@ class GameService:
             tags[state.seat_colour(seat).capitalize()] = str(label)
         tags.update({k: v for k, v in row.tags.items() if not k.startswith("_")})
         if row.rated:  # as lichess writes them: the rating before the game and its change
-            tags["Event"] = "Rated game"
+            tags.setdefault("Event", "Rated game")  # a tournament's game keeps its own
             for seat, change in enumerate(row.ratings or []):
                 side = state.seat_colour(seat).capitalize()
                 tags[f"{side}Rating"] = str(round(change["before"]))

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import (
+    Boolean,
     Column,
     Float,
     ForeignKey,
@@ -345,6 +346,43 @@ chat_sanctions_table = Table(
     Column("muted_until", Float, nullable=True),
     Column("banned", Float, nullable=True),  # since when (None: not banned)
 )
+tournaments_table = Table(
+    "tournaments",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("kind", String(8), nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("spec", Text, nullable=False),
+    Column("creator", Integer, ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
+    Column("status", String(10), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("started", Float, nullable=True),
+    Column("round", Integer, nullable=False, server_default="0"),
+)
+
+tournament_players_table = Table(
+    "tournament_players",
+    metadata,
+    Column("tournament_id", String(16), ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("joined", Float, nullable=False),
+    Column("active", Boolean, nullable=False),
+)
+
+tournament_games_table = Table(
+    "tournament_games",
+    metadata,
+    Column("tournament_id", String(16), ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("round", Integer, nullable=False),
+    Column("first", Integer, nullable=False),
+    Column("second", Integer, nullable=True),
+    Column("game_id", String(16), nullable=True),
+    Column("score", Float, nullable=True),
+    Column("started", Float, nullable=False),
+    Column("finished", Float, nullable=True),
+)
+Index("tournament_games_game", tournament_games_table.c.game_id)
 
 
 class Conflict(Exception):

@@ -10,6 +10,7 @@ import { renderProfile } from "./profile.js";
 import { renderLeaderboard } from "./leaderboard.js";
 import { renderPuzzles } from "./puzzles.js";
 import { renderLearn } from "./lessons.js";
+import { renderTournaments } from "./tournaments.js";
 import { setTurns, showTurns } from "./turns.js";
 import { renderChallenges, challengesLink, loadChallenges } from "./challenges.js";
 
@@ -295,6 +296,7 @@ export async function route() {
     else if ((match = path.match(/^\/players\/([^/]+)$/))) cleanup = await renderProfile(root, decodeURIComponent(match[1]));
     else if ((match = path.match(/^\/leaderboard(?:\/([a-z0-9_]+))?$/))) cleanup = await renderLeaderboard(root, match[1]);
     else if ((match = path.match(/^\/puzzles(?:\/([a-z0-9_]+)(?:\/([A-Za-z0-9_-]+))?)?$/))) cleanup = await renderPuzzles(root, match[1], match[2]);
+    else if ((match = path.match(/^\/tournaments(?:\/([A-Za-z0-9_-]+))?$/))) cleanup = await renderTournaments(root, match[1]);
     else cleanup = await renderHome(root);
   } catch (e) {  // the page could not load: say why; it loads again when the server is back
     routeFailed = !!e.network;

@@ -49,6 +49,14 @@ export async function renderProfile(root, name) {
 
   root.append(el("h2", {}, t("recent_games")));
   root.append(el("div", { class: "card" }, recentTable(user, byName)));
+  const played = await api("GET", `/api/users/${encodeURIComponent(name)}/tournaments`).catch(() => ({ tournaments: [] }));
+  if (played.tournaments.length) {
+    root.append(el("h2", {}, t("tour_title")));
+    root.append(el("ul", { class: "card tour-list", id: "profile-tournaments" }, ...played.tournaments.map((r) =>
+      el("li", {}, el("a", { href: `/tournaments/${r.id}`, "data-link": true }, r.name),
+        ` · ${gameTitle(byName[r.game]) || r.game} · ${t("tour_place", { rank: r.rank, players: r.players })}`
+        + (r.status === "over" ? "" : ` (${t(`tour_status_${r.status}`)})`)))));
+  }
   return null;
 }
 

@@ -1,0 +1,156 @@
+"""Tournaments on the web through the HTTP API: an Arena of four to its end with the expected
+points, a Swiss of five (a bye each round) paired as ludothek.tournament.swiss pairs it, Event
+and Round tags in the games' records, and clean errors. On SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+pytest.importorskip("argon2")
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from ludothek.web import create_app
+
+from .test_web_accounts import FAST, Device
+from .test_web_players import Clock
+
+GAME = "trike"
+
+
+@pytest.fixture()
+def clock():
+    return Clock()
+
+
+@pytest.fixture()
+def client(db_url, clock):
+    app = create_app(db_url, bot_executor="thread", rate_limits="off", login_limits="off",
+                     warm=False, password_hasher=FAST, clock=clock, sweep=3600, lobby_interval=3600)
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def players(client, names):
+    devices = {}
+    for name in names:
+        devices[name] = Device(client)
+        devices[name].signup(name)
+    return devices
+
+
+def running_games(view):
+    return [g for g in view["games"] if g["second"] is not None and g["score"] is None]
+
+
+def resign(devices, game, loser):
+    response = devices[loser].post(f"/api/games/{game['game']}/resign", {})
+    assert response.status_code == 200, response.text
+
+
+def test_an_arena_of_four_to_its_end_with_the_expected_points(client, clock):
+    devices = players(client, ["ann", "bob", "cid", "dan"])
+    created = devices["ann"].post("/api/tournaments", {"kind": "arena", "game": GAME, "minutes": 10})
+    assert created.status_code == 201, created.text
+    tid = created.json()["id"]
+    for name in devices:
+        assert devices[name].post(f"/api/tournaments/{tid}/join").status_code == 200
+    view = devices["ann"].post(f"/api/tournaments/{tid}/start").json()
+    # all four waited since they joined (in order): ann-bob and cid-dan
+    first = running_games(view)
+    assert [(g["first"], g["second"]) for g in first] == [("ann", "bob"), ("cid", "dan")]
+    # ann wins three games in a row (2, 2, then 4 on fire); the others lose or win as below
+    clock.now += 60
+    resign(devices, first[0], "bob")  # ann 2
+    resign(devices, first[1], "dan")  # cid 2
+    view = devices["ann"].get(f"/api/tournaments/{tid}").json()
+    second = running_games(view)
+    # ann waited as long as bob but must not meet him at once: ann-cid, bob-dan
+    assert sorted((g["first"], g["second"]) for g in second) in ([("ann", "cid"), ("bob", "dan")],
+                                                                 [("ann", "cid"), ("dan", "bob")],
+                                                                 [("cid", "ann"), ("bob", "dan")],
+                                                                 [("cid", "ann"), ("dan", "bob")])
+    clock.now += 60
+    for g in second:
+        resign(devices, g, "cid" if "ann" in (g["first"], g["second"]) else "dan")  # ann 4, bob 2
+    view = devices["ann"].get(f"/api/tournaments/{tid}").json()
+    third = running_games(view)
+    ann_game = next(g for g in third if "ann" in (g["first"], g["second"]))
+    other = next(g for g in third if g is not ann_game)
+    clock.now += 60
+    resign(devices, ann_game, next(p for p in (ann_game["first"], ann_game["second"]) if p != "ann"))  # ann on fire: 8
+    resign(devices, other, "bob" if "bob" in (other["first"], other["second"]) else other["second"])
+    clock.now += 10 * 60  # the end: nobody is paired again
+    view = devices["ann"].get(f"/api/tournaments/{tid}").json()
+    assert view["status"] == "over" and not running_games(view)
+    table = {s["player"]: s for s in view["standings"]}
+    assert table["ann"]["points"] == 8 and table["ann"]["sheet"] == [2, 2, 4]
+    assert view["standings"][0]["player"] == "ann"
+    assert sum(s["games"] for s in view["standings"]) == 12  # three rounds of two games
+    # the games' records carry the tournament's name and Round "-"
+    record = devices["bob"].get(f"/api/games/{first[0]['game']}/record").text
+    assert '[Event "Trike Arena"]' in record and '[Round "-"]' in record
+
+
+def test_a_swiss_of_five_pairs_each_round_with_a_bye_and_tags_rounds(client, clock):
+    names = ["ann", "bob", "cid", "dan", "eve"]
+    devices = players(client, names)
+    tid = devices["ann"].post("/api/tournaments", {"kind": "swiss", "game": GAME, "rounds": 3,
+                                                   "name": "Winter Cup"}).json()["id"]
+    for name in names:
+        devices[name].post(f"/api/tournaments/{tid}/join")
+    view = devices["ann"].post(f"/api/tournaments/{tid}/start").json()
+    # round 1 as the Dutch system pairs it: S1 ann bob, S2 cid dan, the bye to eve
+    assert [(g["first"], g["second"]) for g in view["games"]] == [("ann", "cid"), ("dan", "bob"), ("eve", None)]
+    for number in (1, 2, 3):
+        games = running_games(view)
+        assert len(games) == 2
+        for g in games:  # the first-named player (seat 0) always wins
+            resign(devices, g, g["second"])
+        clock.now += 60
+        view = devices["ann"].get(f"/api/tournaments/{tid}").json()
+        assert view["round"] == min(number + 1, 3)
+    assert view["status"] == "over"
+    byes = [g["first"] for g in view["games"] if g["second"] is None]
+    assert len(byes) == 3 == len(set(byes))
+    met = [frozenset((g["first"], g["second"])) for g in view["games"] if g["second"]]
+    assert len(met) == len(set(met)) == 6
+    assert sum(s["score"] for s in view["standings"]) == 9
+    record = devices["ann"].get(f"/api/games/{view['games'][-2]['game']}/record").text
+    assert '[Event "Winter Cup"]' in record and '[Round "3"]' in record
+
+
+def test_bad_requests_are_clean_errors(client):
+    guest = Device(client)
+    assert guest.post("/api/tournaments", {"kind": "arena", "game": GAME, "minutes": 5}).status_code == 401
+    (ann,) = players(client, ["ann"]).values()
+    for body, word in [({"kind": "cup", "game": GAME}, "swiss"), ({"kind": "swiss", "game": GAME, "rounds": 0}, "1 to"),
+                       ({"kind": "arena", "game": GAME, "minutes": "x"}, "1 to"),
+                       ({"kind": "arena", "game": "chess", "minutes": 5}, "chess")]:
+        response = ann.post("/api/tournaments", body)
+        assert response.status_code == 400 and word in response.text, response.text
+    assert ann.get("/api/tournaments/nosuch").status_code == 404
+    tid = ann.post("/api/tournaments", {"kind": "swiss", "game": GAME, "rounds": 2}).json()["id"]
+    ann.post(f"/api/tournaments/{tid}/join")
+    response = ann.post(f"/api/tournaments/{tid}/start")
+    assert response.status_code == 409 and "two players" in response.text
+
+
+def test_a_players_tournaments_and_places_are_on_his_profile(client):
+    devices = players(client, ["ann", "bob"])
+    tid = devices["ann"].post("/api/tournaments", {"kind": "swiss", "game": GAME, "rounds": 1,
+                                                   "name": "Duel"}).json()["id"]
+    for d in devices.values():
+        d.post(f"/api/tournaments/{tid}/join")
+    view = devices["ann"].post(f"/api/tournaments/{tid}/start").json()
+    (game,) = running_games(view)
+    resign(devices, game, game["second"])
+    results = devices["bob"].get(f"/api/users/{game['first']}/tournaments").json()["tournaments"]
+    assert [(r["name"], r["rank"], r["players"], r["status"]) for r in results] == [("Duel", 1, 2, "over")]
+    assert devices["bob"].get("/api/users/nobody/tournaments").json() == {"tournaments": []}

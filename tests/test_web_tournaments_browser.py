@@ -1,0 +1,159 @@
+"""Tournaments in the browser (issue 32): a Swiss of five shows its pairings (a bye) and, pushed
+by its websocket, the next round when the games of the first have ended; a logged-in player
+creates a tournament on /tournaments; axe finds nothing serious on the pages, light and dark;
+the phone layout at 390x844, and the tournament on a player's profile. Players act through the HTTP API (httpx) to keep it fast."""
+
+from __future__ import annotations
+
+import pytest
+
+from .browser import checked_page, require_browser, shot
+from .test_web_a11y_browser import axe_source, serious_violations
+from .test_web_accounts_browser import log_in
+
+sync_api = require_browser()
+httpx = pytest.importorskip("httpx")
+pytest.importorskip("argon2")
+
+GAME = "trike"
+PASSWORD = "a long table top"
+
+
+class Player:
+    def __init__(self, base, name):
+        self.client = httpx.Client(base_url=base)
+        answer = self.client.post("/api/signup", json={"name": name, "password": PASSWORD})
+        assert answer.status_code == 201, answer.text
+        self.csrf = answer.json()["csrf"]
+
+    def post(self, path, body=None):
+        answer = self.client.post(path, json=body or {}, headers={"X-CSRF-Token": self.csrf})
+        assert answer.status_code in (200, 201), answer.text
+        return answer.json()
+
+
+def swiss_of_five(server, prefix):
+    names = [f"{prefix}{n}" for n in ("ann", "bob", "cid", "dan", "eve")]
+    players = {name: Player(server, name) for name in names}
+    tid = players[names[0]].post("/api/tournaments", {"kind": "swiss", "game": GAME, "rounds": 2,
+                                                      "name": f"Cup {prefix}"})["id"]
+    for player in players.values():
+        player.post(f"/api/tournaments/{tid}/join")
+    view = players[names[0]].post(f"/api/tournaments/{tid}/start")
+    return names, players, tid, view
+
+
+def test_a_swiss_page_shows_pairings_and_the_next_round_live(page, server):
+    names, players, tid, view = swiss_of_five(server, "s")
+    ann, bob, cid, dan, eve = names
+    page.goto(f"{server}/tournaments/{tid}")
+    page.wait_for_selector("#tour-games li.tour-bye")
+    games = page.locator('#tour-games ol[data-round="1"] li').all_inner_texts()
+    assert games[0].startswith(f"{ann} – {cid}") and games[1].startswith(f"{dan} – {bob}")
+    assert games[2].startswith(f"{eve} · ")  # the bye
+    assert page.locator("#tour-standings tbody tr").count() == 5
+    shot(page, "tournament-swiss-round1")
+    # the games of round 1 end (the second-named resigns); the page shows round 2 by itself
+    for g in view["games"]:
+        if g["second"] is not None:
+            players[g["second"]].post(f"/api/games/{g['game']}/resign")
+    page.wait_for_selector('#tour-games ol[data-round="2"]')
+    page.wait_for_function("() => window.ludothekTournament && window.ludothekTournament.round === 2")
+    table = page.inner_text("#tour-standings")
+    assert ann in table and eve in table
+    shot(page, "tournament-swiss-round2")
+
+
+def test_an_account_creates_an_arena_on_the_page(page, server):
+    log_in(page, server, "arenamaker", PASSWORD, signup=True)
+    page.goto(f"{server}/tournaments")
+    page.wait_for_selector("#tour-form")
+    page.fill("#tour-name", "Friday Arena")
+    page.select_option("#tour-kind", "arena")
+    page.fill("#tour-length", "20")
+    page.click("#tour-form button[type=submit]")
+    page.wait_for_url("**/tournaments/*")
+    page.wait_for_selector("#tour-join")
+    assert page.inner_text("#tour-name") == "Friday Arena"
+    page.click("#tour-join")
+    page.wait_for_selector("#tour-withdraw")
+    assert "arenamaker" in page.inner_text("#tour-standings")
+
+
+def test_axe_finds_nothing_serious_on_the_tournament_pages(page, server):
+    _, _, tid, _ = swiss_of_five(server, "x")
+    source = axe_source()
+    problems = []
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.goto(f"{server}/tournaments")
+        page.wait_for_selector("#tour-list")
+        problems += [f"{scheme} /tournaments: {p}" for p in serious_violations(page, source)]
+        page.goto(f"{server}/tournaments/{tid}")
+        page.wait_for_selector("#tour-standings")
+        problems += [f"{scheme} /tournaments/ID: {p}" for p in serious_violations(page, source)]
+    assert problems == []
+
+
+def test_the_tournament_page_fits_a_phone_in_german(browser, server):
+    names, _, tid, _ = swiss_of_five(server, "p")
+    with checked_page(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                      locale="de-DE") as phone:
+        for path in ("/tournaments", f"/tournaments/{tid}"):
+            phone.goto(f"{server}{path}")
+            phone.wait_for_selector("#tour-list, #tour-standings")
+            assert phone.evaluate("() => document.documentElement.scrollWidth") <= 390
+        assert "Paarungen" in phone.inner_text("body") and "spielfrei" in phone.inner_text("body")
+        shot(phone, "tournament-phone-de")
+        # the player's profile lists the tournament and his place
+        phone.goto(f"{server}/players/{names[0]}")
+        phone.wait_for_selector("#profile-tournaments")
+        assert "Cup p" in phone.inner_text("#profile-tournaments") and "Platz" in phone.inner_text("#profile-tournaments")
+        assert phone.evaluate("() => document.documentElement.scrollWidth") <= 390
+
+
+def lichess_points(games, player):
+    """Arena points of ``player`` from the finished games in the order they ended, by the rules
+    in docs/TOURNAMENTS.md (computed here independently of ludothek.tournament.arena)."""
+    total, streak = 0, 0
+    for g in games:
+        if player not in (g["first"], g["second"]) or g["score"] is None:
+            continue
+        mine = g["score"] if g["first"] == player else 1 - g["score"]
+        base = {1: 2, 0.5: 1, 0: 0}[mine]
+        total += base * (2 if streak >= 2 else 1)
+        streak = streak + 1 if mine == 1 else 0
+    return total
+
+
+def test_an_arena_of_four_runs_to_its_end_on_the_page(page, server):
+    names = ["aann", "abob", "acid", "adan"]
+    players = {name: Player(server, name) for name in names}
+    tid = players["aann"].post("/api/tournaments", {"kind": "arena", "game": GAME, "minutes": 1})["id"]
+    for player in players.values():
+        player.post(f"/api/tournaments/{tid}/join")
+    view = players["aann"].post(f"/api/tournaments/{tid}/start")
+    page.goto(f"{server}/tournaments/{tid}")
+    page.wait_for_selector("#tour-standings")
+    resigned = 0
+    for _ in range(2):  # two rounds of games: the second-named player resigns each
+        running = [g for g in view["games"] if g["score"] is None]
+        assert len(running) == 2
+        for g in running:
+            players[g["second"]].post(f"/api/games/{g['game']}/resign")
+            resigned += 1
+        page.wait_for_function(f"() => window.ludothekTournament.games.filter(g => g.score !== null).length === {resigned}"
+                               " && window.ludothekTournament.games.filter(g => g.score === null).length === 2")
+        view = page.evaluate("() => window.ludothekTournament")
+    # the minute runs out with the third games still on; they count when they end
+    page.wait_for_function(f"() => Date.now() / 1000 > {view['started']} + 60", timeout=120_000)
+    for g in [g for g in view["games"] if g["score"] is None]:
+        players[g["second"]].post(f"/api/games/{g['game']}/resign")
+    page.wait_for_function("() => window.ludothekTournament.status === 'over'", timeout=30_000)
+    view = page.evaluate("() => window.ludothekTournament")
+    assert len(view["games"]) == 6 and all(g["score"] == 1 for g in view["games"])
+    table = {s["player"]: s["points"] for s in view["standings"]}
+    assert table == {name: lichess_points(view["games"], name) for name in names}
+    assert max(table.values()) >= 4 and sum(s["games"] for s in view["standings"]) == 12
+    assert "over" in page.inner_text("#tour-status") or "beendet" in page.inner_text("#tour-status")
+    shot(page, "tournament-arena-over")
