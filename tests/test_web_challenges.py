@@ -107,6 +107,12 @@ def test_refusing_challenges_and_follows(client, clock):
     assert challenge(carol, "bob", status=403)["key"] == "challenges.refuses_unfollowed"
     bob.request("PUT", "/api/challenges/settings", json={"accept": "nobody"})
     assert challenge(carol, "bob", status=403)["key"] == "challenges.refuses_all"
+    # a block (from the chat) refuses its player's challenges whatever the setting, without saying so
+    bob.request("PUT", "/api/challenges/settings", json={"accept": "everyone"})
+    assert bob.post("/api/chat/relations", {"name": "carol", "kind": "block"}).status_code == 200
+    assert challenge(carol, "bob", status=403)["key"] == "challenges.refuses_all"
+    challenge(alice, "carol")  # only the blocked direction
+    bob.request("PUT", "/api/challenges/settings", json={"accept": "nobody"})
     # follows: errors, then online status and live games from pages watching the lobby
     assert bob.post("/api/follows/bob").json()["key"] == "follows.self"
     assert bob.post("/api/follows/ghost").status_code == 404

@@ -32,6 +32,7 @@ from starlette.websockets import WebSocket
 
 from ..core.errors import LudothekError
 from ..core.messages import Catalog
+from .chat import blocks
 from .errors import WebError
 from .follows import find_user, follows
 from .lobby import Lobby, _seek_spec, send
@@ -116,7 +117,7 @@ class Challenges:
                 raise WebError(400, TEXTS("self"))
             accept = conn.execute(select(challenge_settings_table.c.accept)
                                   .where(challenge_settings_table.c.user_id == target.id)).scalar() or "everyone"
-            if accept == "nobody":
+            if accept == "nobody" or blocks(conn, target.id, user.id):  # a block is not told as such
                 raise WebError(403, TEXTS("refuses_all", user=target.name))
             if accept == "followed" and not follows(conn, target.id, user.id):
                 raise WebError(403, TEXTS("refuses_unfollowed", user=target.name))

@@ -120,13 +120,17 @@ def clean(text: Any) -> str:
     return text
 
 
-def blocked(store: Store, by: int, whom: int) -> bool:
+def blocks(conn: Any, by: int, whom: int) -> bool:
     """Whether the account ``by`` blocked the account ``whom`` (challenges from ``whom`` to
-    ``by`` are refused then)."""
+    ``by`` are refused then), read on an open connection."""
     r = chat_relations_table.c
-    query = select(func.count()).where(r.user_id == by, r.other_id == whom, r.kind == "block")
+    return bool(conn.execute(select(func.count()).where(r.user_id == by, r.other_id == whom, r.kind == "block")).scalar())
+
+
+def blocked(store: Store, by: int, whom: int) -> bool:
+    """:func:`blocks` on a connection of its own."""
     with store._taking_turns(), store.engine.connect() as conn:
-        return bool(conn.execute(query).scalar())
+        return blocks(conn, by, whom)
 
 
 def _public(row: Any, viewer: Account | None) -> dict[str, Any]:
