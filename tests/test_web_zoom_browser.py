@@ -227,10 +227,12 @@ def test_the_offer_buttons_do_not_touch(phone, server):
     mover = httpx.get(f"{server}/api/games/{created['id']}").json()["game"]["to_seat"]
     play_api(server, created, tokens[mover])
     open_as_player(phone, server, {"id": created["id"], "token": tokens[mover]})
-    phone.wait_for_selector("#offer-takeback")
-    phone.wait_for_selector("#offer-draw")
-    a = phone.locator("#offer-takeback").bounding_box()
-    b = phone.locator("#offer-draw").bounding_box()
+    # both boxes read in one go once both buttons are shown (a redraw may replace them in between)
+    a, b = phone.wait_for_function("""() => {
+        const shown = [...document.querySelectorAll('#offer-takeback, #offer-draw')].filter(e => e.offsetParent);
+        if (shown.length < 2) return null;
+        return shown.map(e => { const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; });
+    }""").json_value()
     apart = max(b["x"] - (a["x"] + a["width"]), a["x"] - (b["x"] + b["width"]),
                 b["y"] - (a["y"] + a["height"]), a["y"] - (b["y"] + b["height"]))
     assert apart >= 6, (a, b)
