@@ -243,3 +243,21 @@ def test_a_lobby_socket_closed_at_once_logs_no_traceback(tmp_path):
         running.stop()
         for logger in loggers:
             logger.removeHandler(records)
+
+
+def test_a_move_being_typed_survives_a_redraw(browser, site):
+    """The side panel is drawn anew on every change a live page sees (a clock, a watcher, a
+    chat line): what the player has typed into the move field stays, and so does the focus."""
+    created = httpx.post(site + "/api/games", json={"game": "trike", "opponent": "hotseat"}).json()
+    with checked_page(browser) as page:
+        page.goto(site + "/")
+        page.evaluate("([id, token]) => localStorage.setItem(`ludothek.token.${id}`, token)",
+                      [created["id"], created["token"]])
+        page.goto(f"{site}/play/{created['id']}")
+        page.wait_for_selector("#move-input")
+        page.fill("#move-input", "c")
+        page.evaluate("() => window.ludothekGame.draw()")  # what any pushed change does
+        assert page.input_value("#move-input") == "c"
+        assert page.evaluate("() => document.activeElement.id") == "move-input"
+        page.keyboard.type("3")  # the player goes on typing where he was
+        assert page.input_value("#move-input") == "c3"

@@ -619,8 +619,13 @@ function render(page, boardWrap, side, draw) {
   if (offers) side.append(offers);
   if (mine) {
     // moves can also be typed in notation; the server checks them like clicks
-    const input = el("input", { type: "text", id: "move-input", placeholder: t("type_move"), autocomplete: "off", spellcheck: "false" });
-    side.append(el("form", { class: "row", onsubmit: (e) => { e.preventDefault(); if (input.value.trim()) play(page, input.value.trim()); } },
+    // (what is typed survives the redraws a live page makes meanwhile: a clock, a watcher, a chat line)
+    const input = el("input", { type: "text", id: "move-input", placeholder: t("type_move"), autocomplete: "off", spellcheck: "false",
+      oninput: () => { page.typed = input.value; } });
+    input.value = page.typed || "";
+    side.append(el("form", { class: "row", onsubmit: (e) => {
+      e.preventDefault(); page.typed = ""; if (input.value.trim()) play(page, input.value.trim());
+    } },
       input, el("button", { class: "btn", type: "submit" }, t("play_move"))));
   }
   side.append(el("div", { class: "err", id: "error" }, page.error));
