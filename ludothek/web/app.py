@@ -220,7 +220,8 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     lobby = Lobby(store, service, clock)
 
     async def started(game_id: str) -> dict[str, Any]:
-        """A game made by a pairing (a challenge, quick pairing): its view, its clock running."""
+        """A game made by a pairing (a challenge, quick pairing, a tournament): its view, its
+        clock running, its watchers told."""
         view = await service.get_view(game_id, check=False)
         runner.after_change(game_id, view)
         return view
@@ -230,10 +231,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     quick = QuickPairing(store, service, started, lobby.refresh, clock)
     lobby.hooks += [follows.seen_hook, challenges.hook, quick.hook]
     chat = Chat(store, hub, lobby, ChatLimits(chat_limits), clock)
-    async def announce_game(game_id: str) -> None:
-        runner.after_change(game_id, await service.get_view(game_id, check=False))
-
-    tournaments = Tournaments(store, service, clock, announce_game)
+    tournaments = Tournaments(store, service, clock, started)
     warming = Warming(say)
     listening = asyncio.Event()  # set by whoever serves the app once it answers (ludothek serve)
 

@@ -117,16 +117,16 @@ def warm_up(done: Any = None, between: Any = None, compile: bool = True, startin
     if done is not None and not compile:
         for name in games():
             done(name)
-    compile_once(games(), warm_game, compile, between)
+    compile_once(games(), lambda name: warm_game(name, bots=False), compile, between)  # the other agents
 
 
 #: the games whose bots are warm in this process (a worker's)
 _WARM_HERE: set[str] = set()
 
 
-def warm_game(name: str, others: bool = True) -> None:
-    """A move of each kind of agent in game ``name``: first the agents of its bot levels, then
-    (with ``others``) the other kinds."""
+def warm_game(name: str, bots: bool = True, others: bool = True) -> None:
+    """A move of each kind of agent in game ``name``: the agents of its bot levels (``bots``),
+    then the other kinds (``others``)."""
     from ..ai.base import make_agent
     from ..ai.levels import LEVELS, level_of
     from ..core.errors import LudothekError
@@ -140,7 +140,7 @@ def warm_game(name: str, others: bool = True) -> None:
     except Exception:  # noqa: BLE001 - a game being written may not work yet
         return
     lowest = {level_of(name, level).algorithm: level for level in reversed(LEVELS)}  # a level of each algorithm
-    specs = [f"bot:{level}" for level in sorted(lowest.values())]
+    specs = [f"bot:{level}" for level in sorted(lowest.values())] if bots else []
     if others:
         specs += ["random", "uct:8", "mcts:8", "alphabeta:64", "perfect"]
     for spec in specs:
