@@ -6,6 +6,8 @@ online status and live games, and quick pairing with its rating rule."""
 
 from __future__ import annotations
 
+import asyncio
+
 from ludothek.web.quickpair import pick
 
 from .test_web_players import ORIGIN, clock, client, deleting, eventually, player  # noqa: F401 - fixtures
@@ -172,6 +174,30 @@ def test_quick_pairing_pairs_two_waiting_players(client):
     assert row.rated and row.status == "ongoing" and {row.user0, row.user1} == {1, 2}
     assert row.clock["initial"] == 180000 and row.clock["increment"] == 2000
     assert ben.get("/api/quick").json()["waiting"] == {}
+
+
+def test_a_press_answers_the_game_a_lobby_look_paired_it_into_meanwhile(client, monkeypatch):
+    """Ben's press enters him; before it pairs him, Ann's lobby look (another task) pairs them:
+    the press must answer that game, not "waiting"."""
+    ann, ben = player(client, "ann"), player(client, "ben")
+    quick = client.app.state.quick
+    assert ann.post("/api/quick", {"game": "trike", "clock": "3+2"}).json() == {"waiting": "trike|3+2"}
+    real_join, real_enter, raced = quick.join, quick._enter, []
+
+    async def join(user, body):
+        loop = asyncio.get_running_loop()
+
+        def enter_then_race(user, pool, game):
+            real_enter(user, pool, game)
+            raced.append(asyncio.run_coroutine_threadsafe(quick._try(1), loop).result())
+
+        monkeypatch.setattr(quick, "_enter", enter_then_race)
+        return await real_join(user, body)
+
+    monkeypatch.setattr(quick, "join", join)
+    paired = ben.post("/api/quick", {"game": "trike", "clock": "3+2"}).json()
+    assert raced[0] is not None and paired == {"game": raced[0]}
+    assert client.app.state.store.load(raced[0], with_moves=False).status == "ongoing"
 
 
 def test_the_rating_rule():

@@ -749,6 +749,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     app.state.runner = runner
     app.state.lobby = lobby
     app.state.chat = chat
+    app.state.quick = quick
     app.state.tournaments = tournaments
     app.state.listening = listening
     app.state.warming = warming

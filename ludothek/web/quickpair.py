@@ -75,6 +75,9 @@ class QuickPairing:
         self.service = service
         self.after_create = after_create
         self.now = now
+        # one pairing at a time here: a lobby look and a button press may otherwise pair the
+        # same player, one of them before the game exists
+        self._pairing = asyncio.Lock()
 
     async def join(self, user: Account, body: dict[str, Any]) -> dict[str, Any]:
         cls, _ = game_and_options({"game": body.get("game")})
@@ -83,7 +86,7 @@ class QuickPairing:
             raise WebError(400, TEXTS("clock", clocks=", ".join(CLOCKS)))
         pool = pool_key(cls.name, clock)
         await asyncio.to_thread(self._enter, user, pool, cls.name)
-        game_id = await self._try(user.id)
+        game_id = await self._try(user.id) or await asyncio.to_thread(self._paired_to, user.id)
         if game_id is not None:
             await asyncio.to_thread(self._forget, user.id)
             await self.announce()
@@ -124,8 +127,18 @@ class QuickPairing:
         with self.store._taking_turns(), self.store.engine.connect() as conn:
             return conn.execute(select(q.pool).where(q.user_id == user_id, q.game_id.is_(None))).scalar()
 
+    def _paired_to(self, user_id: int) -> str | None:
+        """The game a player was paired into by someone else's look or press, if any."""
+        q = quick_pairing_table.c
+        with self.store._taking_turns(), self.store.engine.connect() as conn:
+            return conn.execute(select(q.game_id).where(q.user_id == user_id, q.game_id.is_not(None))).scalar()
+
     async def _try(self, user_id: int) -> str | None:
         """Pair a waiting player if the rule allows; the new game's id, or None."""
+        async with self._pairing:
+            return await self._pair(user_id)
+
+    async def _pair(self, user_id: int) -> str | None:
         paired = await asyncio.to_thread(self._claim, user_id)
         if paired is None:
             return None
