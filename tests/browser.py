@@ -8,6 +8,7 @@ test module calls :func:`require_browser` at import and gets Playwright's sync A
 
 from __future__ import annotations
 
+import os
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -20,22 +21,43 @@ ARTIFACTS = Path(__file__).parent / "artifacts"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
+#: A Playwright wait is a bound for a failing test, never the pace of a passing one (the tests
+#: wait on events). On the CI's busy two-core machine a page can take many times longer than on a
+#: quiet one, so every bound (a test's own or Playwright's 30 s default) is stretched this much.
+WAIT_SCALE = float(os.environ.get("LUDOTHEK_TEST_WAIT_SCALE", "4"))
+
+
+def _stretch_waits() -> None:
+    try:
+        from playwright._impl.timeout_settings import TimeoutSettings as cls
+    except ImportError:  # another Playwright layout: its own bounds then
+        return
+    if getattr(cls, "_ludothek_stretched", False):
+        return
+    for name in ("_timeout", "_navigation_timeout"):
+        plain = getattr(cls, name)
+        setattr(cls, name, lambda self, timeout, plain=plain: plain(self, timeout) * WAIT_SCALE)
+    cls._ludothek_stretched = True
 
 
 def require_browser():
     """Skip the calling test module, with the reason, unless Chromium and Playwright are
-    installed; Playwright's sync API."""
+    installed; Playwright's sync API (its waits stretched by :data:`WAIT_SCALE`)."""
     if not CHROMIUM.exists():
         pytest.skip("Debian's chromium is not installed at /usr/bin/chromium (run scripts/install-browser.sh)",
                     allow_module_level=True)
-    return pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
+    _stretch_waits()
+    return sync_api
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("web") / "browser.sqlite3"
-    # the rate limits stay on, raised above what a script clicking without pause needs
-    running = Server(str(db), "--rate-limits", "move=100/second")
+    # the rate limits stay on, raised above what a script clicking without pause needs; bots think
+    # in a thread (the process pool has tests of its own, and warming its workers up would cost
+    # every module's server several CPU seconds)
+    running = Server(str(db), "--rate-limits", "move=100/second", "--bots", "thread")
     yield running.base
     running.stop()
 

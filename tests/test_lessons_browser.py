@@ -53,7 +53,7 @@ PATHS = {
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory):
-    running = Server(str(tmp_path_factory.mktemp("lessons") / "lessons.sqlite3"), "--rate-limits", "move=100/second")
+    running = Server(str(tmp_path_factory.mktemp("lessons") / "lessons.sqlite3"), "--rate-limits", "move=100/second", "--bots", "thread")
     yield running.base
     running.stop()
 

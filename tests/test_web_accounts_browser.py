@@ -21,7 +21,7 @@ HTML_NAME = '<img src=x onerror="window.hacked=1">'
 def site(tmp_path_factory):
     """A server of its own: (base URL, its SQLite file)."""
     db = str(tmp_path_factory.mktemp("accounts") / "accounts.sqlite3")
-    running = Server(db, "--rate-limits", "move=100/second")
+    running = Server(db, "--rate-limits", "move=100/second", "--bots", "thread")
     yield running.base, db
     running.stop()
 

@@ -27,7 +27,7 @@ NO_SIDEWAYS = "() => document.documentElement.scrollWidth <= window.innerWidth"
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     db = str(tmp_path_factory.mktemp("challenges") / "challenges.sqlite3")
-    running = Server(db, "--rate-limits", "move=100/second")
+    running = Server(db, "--rate-limits", "move=100/second", "--bots", "thread")
     yield running.base
     running.stop()
 

@@ -29,7 +29,7 @@ HOSTILE = '<script>window.pwned = 1</script><img src=x onerror="window.pwned = 2
 def site(tmp_path_factory):
     db = str(tmp_path_factory.mktemp("chat") / "chat.sqlite3")
     # the three people share one address: the per-address limit is raised, the account's stays
-    running = Server(db, "--rate-limits", "move=100/second", "--chat-limits", "address=100/minute")
+    running = Server(db, "--rate-limits", "move=100/second", "--bots", "thread", "--chat-limits", "address=100/minute")
     yield running.base, db
     running.stop()
 

@@ -28,7 +28,7 @@ BADGE_ONE = "() => { const b = document.getElementById('turns-badge'); return b.
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     db = str(tmp_path_factory.mktemp("lobby") / "lobby.sqlite3")
-    running = Server(db, "--rate-limits", "move=100/second")
+    running = Server(db, "--rate-limits", "move=100/second", "--bots", "thread")
     yield running.base
     running.stop()
 

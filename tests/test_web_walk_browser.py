@@ -40,7 +40,7 @@ PASSWORD = "a long table top"
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     db = str(tmp_path_factory.mktemp("walk") / "walk.sqlite3")
-    running = Server(db, "--rate-limits", "move=100/second")
+    running = Server(db, "--rate-limits", "move=100/second", "--bots", "thread")
     yield running.base
     running.stop()
 
