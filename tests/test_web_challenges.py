@@ -8,7 +8,12 @@ from __future__ import annotations
 
 import asyncio
 
-from ludothek.web.quickpair import pick
+import orjson
+from sqlalchemy import event, insert, select
+
+from ludothek.web.lobby import Watcher
+from ludothek.web.quickpair import ABSENT_SECONDS, pick
+from ludothek.web.store import Account, quick_pairing_table
 
 from .test_web_players import ORIGIN, clock, client, deleting, eventually, player  # noqa: F401 - fixtures
 
@@ -211,3 +216,74 @@ def test_the_rating_rule():
     other = {"rating": 1950.0, "joined": 60.0}
     assert pick(me, [far, other], 100.0) is None
     assert pick(me, [far, other], 110.0) is other  # 10 s later the range reaches 450
+
+
+class Page:
+    """A lobby socket as the quick-pairing hook sees it: it keeps what is sent to it."""
+
+    def __init__(self):
+        self.sent = []
+
+    async def send_text(self, text):
+        self.sent.append(orjson.loads(text))
+
+
+def test_a_lobby_look_writes_only_when_there_is_something_to_write(client, clock):
+    """Each look (every 1.5 s) reads the places; ``seen`` is written only when older than
+    REFRESH_SECONDS, and a pair the widened range allows is made by the look, both players told."""
+    quick, store = client.app.state.quick, client.app.state.store
+    for name in ("ann", "ben", "cid", "dan", "eve"):
+        player(client, name)
+    ids = {r["name"]: r["id"] for r in client.app.state.accounts.users()}
+    start = clock.now
+
+    def wait_at_button(name, rating):
+        with store.engine.begin() as conn:
+            conn.execute(insert(quick_pairing_table).values(user_id=ids[name], pool="trike|3+2", rating=rating,
+                                                            joined=clock.now, seen=clock.now, game_id=None))
+
+    for name, rating in (("ann", 1000.0), ("ben", 2000.0), ("cid", 3000.0), ("eve", 4000.0)):  # too far apart
+        wait_at_button(name, rating)
+    pages = {name: Page() for name in ids}
+    watchers = {pages[name]: Watcher(user=Account(ids[name], name)) for name in ids}
+    written = []
+
+    def statement(conn, cursor, sql, parameters, context, executemany):
+        if "quick_pairing" in sql and sql.lstrip().split(None, 1)[0].upper() in ("INSERT", "UPDATE", "DELETE"):
+            written.append(sql.lstrip().split(None, 1)[0].upper())
+
+    def look(seconds=1.5):
+        clock.now += seconds
+        written.clear()
+        client.portal.call(quick.hook, watchers)
+        return list(written)
+
+    event.listen(store.engine, "before_cursor_execute", statement)
+    try:
+        assert look() == ["DELETE"]  # the places long gone, at a process's first look
+        assert look() == [] and look() == []  # nothing to write
+        assert look() == ["UPDATE"]  # `seen` was 6 s old
+        with store.engine.connect() as conn:
+            seen = dict(conn.execute(select(quick_pairing_table.c.user_id, quick_pairing_table.c.seen)).all())
+        assert seen == {ids[name]: clock.now for name in ("ann", "ben", "cid", "eve")}
+        assert look() == [] and quick.counts() == {"trike|3+2": 4}
+        # the places of pages here are kept (written every REFRESH_SECONDS); Cid's page goes, his lapses
+        for _ in range(int(ABSENT_SECONDS // 1.5) + 1):
+            look()
+        assert quick.counts() == {"trike|3+2": 4}
+        del watchers[pages["cid"]]
+        for _ in range(int(ABSENT_SECONDS // 1.5) + 1):
+            look()
+        assert quick.counts() == {"trike|3+2": 3} and quick.waiting_for(ids["cid"]) == "trike|3+2"
+        assert not any(page.sent for page in pages.values())
+        # Dan comes, 50 points from Ben: the next look pairs those two and tells both at once
+        wait_at_button("dan", 2050.0)
+        look()
+        assert pages["ben"].sent == pages["dan"].sent == [{"type": "paired", "game": pages["ben"].sent[0]["game"]}]
+        row = store.load(pages["ben"].sent[0]["game"], with_moves=False)
+        assert {row.user0, row.user1} == {ids["ben"], ids["dan"]} and row.rated
+        assert not pages["ann"].sent and not pages["eve"].sent and quick.counts() == {"trike|3+2": 2}
+        assert quick.waiting_for(ids["ben"]) is None and quick.waiting_for(ids["dan"]) is None
+        assert clock.now - start < 10 * ABSENT_SECONDS
+    finally:
+        event.remove(store.engine, "before_cursor_execute", statement)
