@@ -119,6 +119,22 @@ def test_refusing_challenges_and_follows(client, clock):
     assert bob.post("/api/chat/relations", {"name": "carol", "kind": "block"}).status_code == 200
     assert challenge(carol, "bob", status=403)["key"] == "challenges.refuses_all"
     challenge(alice, "carol")  # only the blocked direction
+    # the one who blocked cannot challenge either, and is told why
+    refused = challenge(bob, "carol", status=403)
+    assert refused["key"] == "challenges.you_blocked" and "unblock" in refused["error"]
+    # a block cancels the open challenges between the two, both ways, unannounced
+    to_carol = challenge(bob, "carol", status=403)  # (still refused)
+    made = challenge(carol, "alice")
+    assert [c["id"] for c in alice.get("/api/challenges").json()["incoming"]] == [made["id"]]
+    assert alice.post("/api/chat/relations", {"name": "carol", "kind": "block"}).status_code == 200
+    mine = alice.get("/api/challenges").json()
+    assert mine["incoming"] == [] and [c["to"] for c in mine["outgoing"]] == ["bob"]  # (Alice to Carol: gone too)
+    assert carol.get("/api/challenges").json() == {"incoming": [], "outgoing": []}
+    assert alice.post(f"/api/challenges/{made['id']}/accept", {}).status_code == 404
+    assert to_carol["key"] == "challenges.you_blocked"
+    alice.post("/api/chat/relations", {"name": "carol", "kind": "block", "on": False})
+    bob.post("/api/chat/relations", {"name": "carol", "kind": "block", "on": False})
+    challenge(bob, "carol")
     bob.request("PUT", "/api/challenges/settings", json={"accept": "nobody"})
     # follows: errors, then online status and live games from pages watching the lobby
     assert bob.post("/api/follows/bob").json()["key"] == "follows.self"
@@ -287,3 +303,17 @@ def test_a_lobby_look_writes_only_when_there_is_something_to_write(client, clock
         assert clock.now - start < 10 * ABSENT_SECONDS
     finally:
         event.remove(store.engine, "before_cursor_execute", statement)
+
+
+def test_quick_pairing_keeps_apart_two_players_one_of_whom_blocked_the_other(client):
+    ann, ben, cyd = player(client, "ann"), player(client, "ben"), player(client, "cyd")
+    assert ben.post("/api/chat/relations", {"name": "ann", "kind": "block"}).status_code == 200
+    assert ann.post("/api/quick", {"game": "trike", "clock": "3+2"}).json() == {"waiting": "trike|3+2"}
+    assert ben.post("/api/quick", {"game": "trike", "clock": "3+2"}).json() == {"waiting": "trike|3+2"}
+    assert ben.get("/api/quick").json()["waiting"] == {"trike|3+2": 2}
+    # a third is paired with the one who waited longest
+    paired = cyd.post("/api/quick", {"game": "trike", "clock": "3+2"}).json()
+    row = client.app.state.store.load(paired["game"], with_moves=False)
+    users = {r["name"]: r["id"] for r in client.app.state.accounts.users()}
+    assert {row.user0, row.user1} == {users["ann"], users["cyd"]}
+    assert ben.get("/api/quick").json() == {"clocks": ["3+2", "5+3", "10+5"], "waiting": {"trike|3+2": 1}, "mine": "trike|3+2"}

@@ -18,7 +18,8 @@ Who may post: an account anywhere; a guest only in the players' room of a game h
 in (read-only in the lobby and among spectators). Limits per account and per address.
 
 Moderation: a player mutes another (that one's messages are hidden for him) or blocks him
-(hidden both ways; :func:`blocked` lets challenges refuse too), reports a message (stored with
+(hidden both ways; no challenges between them: :func:`blocks` lets challenges refuse, a block
+cancels the open ones, :func:`blocked_pairs` keeps them apart in quick pairing), reports a message (stored with
 the messages before it). ``ludothek users mute NAME --hours H`` and ``ban NAME`` (operators):
 a muted or banned player cannot post and his messages are hidden from everyone else.
 """
@@ -54,6 +55,7 @@ from .store import (
     chat_relations_table,
     chat_reports_table,
     chat_sanctions_table,
+    challenges_table,
     games_table,
     users_table,
 )
@@ -147,6 +149,15 @@ def blocks(conn: Any, by: int, whom: int) -> bool:
     ``by`` are refused then), read on an open connection."""
     r = chat_relations_table.c
     return bool(conn.execute(select(func.count()).where(r.user_id == by, r.other_id == whom, r.kind == "block")).scalar())
+
+
+def blocked_pairs(conn: Any, users: set[int]) -> set[frozenset[int]]:
+    """The pairs among ``users`` where one blocked the other (quick pairing keeps them apart)."""
+    r = chat_relations_table.c
+    if len(users) < 2:
+        return set()
+    rows = conn.execute(select(r.user_id, r.other_id).where(r.kind == "block", r.user_id.in_(users), r.other_id.in_(users)))
+    return {frozenset(row) for row in rows}
 
 
 def blocked(store: Store, by: int, whom: int) -> bool:
@@ -344,6 +355,12 @@ class Chat:
             if on:
                 conn.execute(insert(chat_relations_table).values(user_id=user.id, other_id=other, kind=kind,
                                                                   at=self.clock()))
+            if on and kind == "block":  # no challenges between them: the open ones go, unannounced
+                c, at = challenges_table.c, self.clock()
+                conn.execute(update(challenges_table).where(
+                    c.status == "open", or_(and_(c.from_id == user.id, c.to_id == other),
+                                            and_(c.from_id == other, c.to_id == user.id)))
+                    .values(status="cancelled", told=at, answered=at))
 
     def report(self, user: Account, message_id: Any, reason: Any) -> None:
         if not isinstance(message_id, int) or isinstance(message_id, bool):

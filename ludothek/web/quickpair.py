@@ -6,7 +6,8 @@ only one other player waits, those two are paired whatever their ratings. When s
 he gets the one closest to his rating (in that game), if the difference is within
 :data:`RANGE` points, widened by :data:`WIDEN` points for every 10 seconds the longer waiting
 of the two has waited; otherwise he waits too, and every look at the lobby (every 1.5 s) tries
-again with the wider range. Ties go to who waited longest. Colours are drawn at random.
+again with the wider range. Ties go to who waited longest. Colours are drawn at random. Two
+players one of whom blocked the other (in the chat) are never paired.
 
 A waiting player's page keeps his place (its lobby socket); a place not seen for
 :data:`ABSENT_SECONDS` is dropped. A look at the lobby reads the places and writes only when
@@ -32,6 +33,7 @@ from starlette.websockets import WebSocket
 from ..core.errors import LudothekError
 from ..core.messages import Catalog
 from ..ratings import Rating
+from .chat import blocked_pairs
 from .errors import WebError
 from .lobby import send
 from .service import GameService, game_and_options
@@ -182,6 +184,8 @@ class QuickPairing:
             others = [dict(o) for o in conn.execute(select(quick_pairing_table).where(
                 q.pool == me["pool"], q.user_id != user_id, q.game_id.is_(None), q.seen > at - ABSENT_SECONDS)
                 .order_by(q.joined)).mappings()]
+            apart = blocked_pairs(conn, {user_id, *(o["user_id"] for o in others)})
+            others = [o for o in others if frozenset((user_id, o["user_id"])) not in apart]
             other = pick(dict(me), others, at)
             if other is None:
                 return None
@@ -233,8 +237,10 @@ class QuickPairing:
             pools = sorted({r["pool"] for r in waiting})
             others = [dict(r) for r in conn.execute(select(quick_pairing_table).where(
                 q.pool.in_(pools), q.game_id.is_(None), q.seen > at - ABSENT_SECONDS)).mappings()] if pools else []
+            apart = blocked_pairs(conn, {o["user_id"] for o in others}) if len(others) > 1 else set()
         ready = [r["user_id"] for r in sorted(waiting, key=lambda r: r["joined"])
-                 if pick(r, [o for o in others if o["pool"] == r["pool"] and o["user_id"] != r["user_id"]], at)]
+                 if pick(r, [o for o in others if o["pool"] == r["pool"] and o["user_id"] != r["user_id"]
+                             and frozenset((r["user_id"], o["user_id"])) not in apart], at)]
         old = [r["user_id"] for r in waiting if r["seen"] < at - REFRESH_SECONDS]
         tidy = at - self._tidied >= TIDY_SECONDS
         if old or tidy:
