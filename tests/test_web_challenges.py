@@ -15,7 +15,7 @@ from ludothek.web.lobby import Watcher
 from ludothek.web.quickpair import ABSENT_SECONDS, pick
 from ludothek.web.store import Account, quick_pairing_table
 
-from .test_web_players import ORIGIN, clock, client, deleting, eventually, player  # noqa: F401 - fixtures
+from .test_web_players import ORIGIN, client, clock, deleting, eventually, player  # noqa: F401 - fixtures
 
 SPEC = {"game": "trike", "options": {"size": 7}, "clock": {"minutes": 5, "increment": 3}, "rated": True, "seat": 0}
 

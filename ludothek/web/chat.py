@@ -51,11 +51,11 @@ from .service import WebError
 from .store import (
     Account,
     Store,
+    challenges_table,
     chat_messages_table,
     chat_relations_table,
     chat_reports_table,
     chat_sanctions_table,
-    challenges_table,
     games_table,
     users_table,
 )
