@@ -147,3 +147,21 @@ def test_players_talk_in_the_lobby_a_guest_reads_a_mute_hides_and_is_undone(brow
         open_lobby(alice, base)
         chat_ready(alice, "lobby")
         has_text(alice, "noch da?")
+
+        # in German on the phone, dark: Bob blocks Alice and finds her on his challenges page
+        menu(bob, "still here", "block")
+        wait(bob, "() => document.getElementById('chat-status').textContent.includes('alice ist blockiert')", name="blocked")
+        assert "still here" not in texts(bob)
+        bob.evaluate("() => localStorage.setItem('ludothek.theme', 'dark')")  # the header's switch, remembered
+        bob.goto(f"{base}/challenges")
+        bob.wait_for_selector('#chat-relations li[data-player="alice"][data-kind="block"]')
+        assert bob.text_content("#chat-relations-title") == "Stummgeschaltete und blockierte Spieler"
+        assert bob.text_content('#chat-relations button[data-undo="block"]') == "Blockierung von alice aufheben"
+        assert bob.evaluate("() => document.documentElement.dataset.theme") == "dark"
+        no_overflow(bob)
+        problems = serious_violations(bob, source)
+        assert not problems, "\n".join(problems)
+        shot(bob, "challenges-relations-phone-dark")
+        bob.click('#chat-relations button[data-undo="block"]')
+        wait(bob, "() => document.getElementById('chat-relations-status').textContent === 'alice ist nicht mehr blockiert.'",
+             name="unblocked")
