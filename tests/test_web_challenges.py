@@ -8,9 +8,14 @@ from __future__ import annotations
 
 import asyncio
 
-from ludothek.web.quickpair import pick
+import orjson
+from sqlalchemy import event, insert, select
 
-from .test_web_players import ORIGIN, clock, client, deleting, eventually, player  # noqa: F401 - fixtures
+from ludothek.web.lobby import Watcher
+from ludothek.web.quickpair import ABSENT_SECONDS, pick
+from ludothek.web.store import Account, quick_pairing_table
+
+from .test_web_players import ORIGIN, client, clock, deleting, eventually, player  # noqa: F401 - fixtures
 
 SPEC = {"game": "trike", "options": {"size": 7}, "clock": {"minutes": 5, "increment": 3}, "rated": True, "seat": 0}
 
@@ -114,6 +119,22 @@ def test_refusing_challenges_and_follows(client, clock):
     assert bob.post("/api/chat/relations", {"name": "carol", "kind": "block"}).status_code == 200
     assert challenge(carol, "bob", status=403)["key"] == "challenges.refuses_all"
     challenge(alice, "carol")  # only the blocked direction
+    # the one who blocked cannot challenge either, and is told why
+    refused = challenge(bob, "carol", status=403)
+    assert refused["key"] == "challenges.you_blocked" and "unblock" in refused["error"]
+    # a block cancels the open challenges between the two, both ways, unannounced
+    to_carol = challenge(bob, "carol", status=403)  # (still refused)
+    made = challenge(carol, "alice")
+    assert [c["id"] for c in alice.get("/api/challenges").json()["incoming"]] == [made["id"]]
+    assert alice.post("/api/chat/relations", {"name": "carol", "kind": "block"}).status_code == 200
+    mine = alice.get("/api/challenges").json()
+    assert mine["incoming"] == [] and [c["to"] for c in mine["outgoing"]] == ["bob"]  # (Alice to Carol: gone too)
+    assert carol.get("/api/challenges").json() == {"incoming": [], "outgoing": []}
+    assert alice.post(f"/api/challenges/{made['id']}/accept", {}).status_code == 404
+    assert to_carol["key"] == "challenges.you_blocked"
+    alice.post("/api/chat/relations", {"name": "carol", "kind": "block", "on": False})
+    bob.post("/api/chat/relations", {"name": "carol", "kind": "block", "on": False})
+    challenge(bob, "carol")
     bob.request("PUT", "/api/challenges/settings", json={"accept": "nobody"})
     # follows: errors, then online status and live games from pages watching the lobby
     assert bob.post("/api/follows/bob").json()["key"] == "follows.self"
@@ -211,3 +232,88 @@ def test_the_rating_rule():
     other = {"rating": 1950.0, "joined": 60.0}
     assert pick(me, [far, other], 100.0) is None
     assert pick(me, [far, other], 110.0) is other  # 10 s later the range reaches 450
+
+
+class Page:
+    """A lobby socket as the quick-pairing hook sees it: it keeps what is sent to it."""
+
+    def __init__(self):
+        self.sent = []
+
+    async def send_text(self, text):
+        self.sent.append(orjson.loads(text))
+
+
+def test_a_lobby_look_writes_only_when_there_is_something_to_write(client, clock):
+    """Each look (every 1.5 s) reads the places; ``seen`` is written only when older than
+    REFRESH_SECONDS, and a pair the widened range allows is made by the look, both players told."""
+    quick, store = client.app.state.quick, client.app.state.store
+    for name in ("ann", "ben", "cid", "dan", "eve"):
+        player(client, name)
+    ids = {r["name"]: r["id"] for r in client.app.state.accounts.users()}
+    start = clock.now
+
+    def wait_at_button(name, rating):
+        with store.engine.begin() as conn:
+            conn.execute(insert(quick_pairing_table).values(user_id=ids[name], pool="trike|3+2", rating=rating,
+                                                            joined=clock.now, seen=clock.now, game_id=None))
+
+    for name, rating in (("ann", 1000.0), ("ben", 2000.0), ("cid", 3000.0), ("eve", 4000.0)):  # too far apart
+        wait_at_button(name, rating)
+    pages = {name: Page() for name in ids}
+    watchers = {pages[name]: Watcher(user=Account(ids[name], name)) for name in ids}
+    written = []
+
+    def statement(conn, cursor, sql, parameters, context, executemany):
+        if "quick_pairing" in sql and sql.lstrip().split(None, 1)[0].upper() in ("INSERT", "UPDATE", "DELETE"):
+            written.append(sql.lstrip().split(None, 1)[0].upper())
+
+    def look(seconds=1.5):
+        clock.now += seconds
+        written.clear()
+        client.portal.call(quick.hook, watchers)
+        return list(written)
+
+    event.listen(store.engine, "before_cursor_execute", statement)
+    try:
+        assert look() == ["DELETE"]  # the places long gone, at a process's first look
+        assert look() == [] and look() == []  # nothing to write
+        assert look() == ["UPDATE"]  # `seen` was 6 s old
+        with store.engine.connect() as conn:
+            seen = dict(conn.execute(select(quick_pairing_table.c.user_id, quick_pairing_table.c.seen)).all())
+        assert seen == {ids[name]: clock.now for name in ("ann", "ben", "cid", "eve")}
+        assert look() == [] and quick.counts() == {"trike|3+2": 4}
+        # the places of pages here are kept (written every REFRESH_SECONDS); Cid's page goes, his lapses
+        for _ in range(int(ABSENT_SECONDS // 1.5) + 1):
+            look()
+        assert quick.counts() == {"trike|3+2": 4}
+        del watchers[pages["cid"]]
+        for _ in range(int(ABSENT_SECONDS // 1.5) + 1):
+            look()
+        assert quick.counts() == {"trike|3+2": 3} and quick.waiting_for(ids["cid"]) == "trike|3+2"
+        assert not any(page.sent for page in pages.values())
+        # Dan comes, 50 points from Ben: the next look pairs those two and tells both at once
+        wait_at_button("dan", 2050.0)
+        look()
+        assert pages["ben"].sent == pages["dan"].sent == [{"type": "paired", "game": pages["ben"].sent[0]["game"]}]
+        row = store.load(pages["ben"].sent[0]["game"], with_moves=False)
+        assert {row.user0, row.user1} == {ids["ben"], ids["dan"]} and row.rated
+        assert not pages["ann"].sent and not pages["eve"].sent and quick.counts() == {"trike|3+2": 2}
+        assert quick.waiting_for(ids["ben"]) is None and quick.waiting_for(ids["dan"]) is None
+        assert clock.now - start < 10 * ABSENT_SECONDS
+    finally:
+        event.remove(store.engine, "before_cursor_execute", statement)
+
+
+def test_quick_pairing_keeps_apart_two_players_one_of_whom_blocked_the_other(client):
+    ann, ben, cyd = player(client, "ann"), player(client, "ben"), player(client, "cyd")
+    assert ben.post("/api/chat/relations", {"name": "ann", "kind": "block"}).status_code == 200
+    assert ann.post("/api/quick", {"game": "trike", "clock": "3+2"}).json() == {"waiting": "trike|3+2"}
+    assert ben.post("/api/quick", {"game": "trike", "clock": "3+2"}).json() == {"waiting": "trike|3+2"}
+    assert ben.get("/api/quick").json()["waiting"] == {"trike|3+2": 2}
+    # a third is paired with the one who waited longest
+    paired = cyd.post("/api/quick", {"game": "trike", "clock": "3+2"}).json()
+    row = client.app.state.store.load(paired["game"], with_moves=False)
+    users = {r["name"]: r["id"] for r in client.app.state.accounts.users()}
+    assert {row.user0, row.user1} == {users["ann"], users["cyd"]}
+    assert ben.get("/api/quick").json() == {"clocks": ["3+2", "5+3", "10+5"], "waiting": {"trike|3+2": 1}, "mine": "trike|3+2"}

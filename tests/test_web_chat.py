@@ -238,3 +238,68 @@ def test_players_chat_is_reported_only_by_its_players(db_url):
             message_id = reply(wa, {"type": "chat_history", "ref": "h"})["messages"][0]["id"]
         assert carol.post("/api/chat/reports", {"message": message_id}).status_code == 403
         assert bob.post("/api/chat/reports", {"message": message_id}).status_code == 201
+
+
+def test_a_mute_or_a_block_is_listed_and_undone(db_url):
+    with TestClient(make_app(db_url)) as client:
+        alice, bob = Person(client, "Alice"), Person(client, "Bob")
+        Person(client, "Carol")
+        with bob.socket("/ws/lobby") as wb:
+            receive(wb, "lobby")
+            assert reply(wb, {"type": "chat", "text": "hello from bob", "ref": "b"})["type"] == "ok"
+        alice.post("/api/chat/relations", {"name": "Bob", "kind": "mute"})
+        assert alice.post("/api/chat/relations", {"name": "carol", "kind": "block"}).json() == {"mute": ["Bob"], "block": ["Carol"]}
+        assert alice.get("/api/chat/relations").json() == {"mute": ["Bob"], "block": ["Carol"]}
+        assert _lobby_history(alice) == []
+        store = client.app.state.store
+        users = {r["name"]: r["id"] for r in client.app.state.accounts.users()}
+        assert chat_module.blocked(store, users["Alice"], users["Carol"])
+        # undoing a mute leaves the block, and the other way round
+        assert alice.post("/api/chat/relations", {"name": "Carol", "kind": "mute", "on": False}).json() == {"mute": ["Bob"], "block": ["Carol"]}
+        assert alice.post("/api/chat/relations", {"name": "bob", "kind": "mute", "on": False}).json() == {"mute": [], "block": ["Carol"]}
+        assert [m["text"] for m in _lobby_history(alice)] == ["hello from bob"]
+        assert alice.post("/api/chat/relations", {"name": "Carol", "kind": "block", "on": False}).json() == {"mute": [], "block": []}
+        assert not chat_module.blocked(store, users["Alice"], users["Carol"])
+        # undoing what is not there changes nothing; bad input is named
+        assert alice.post("/api/chat/relations", {"name": "Carol", "kind": "block", "on": False}).status_code == 200
+        bad = alice.post("/api/chat/relations", {"name": "Carol", "kind": "block", "on": "no"})
+        assert bad.status_code == 400 and "'on' must be true" in bad.json()["error"]
+        assert alice.post("/api/chat/relations", {"name": "Carol", "kind": "ignore", "on": False}).status_code == 400
+        assert Person(client).get("/api/chat/relations").status_code == 401
+
+
+def test_a_report_gives_its_reason_and_hostile_reasons_get_clean_errors(db_url):
+    with TestClient(make_app(db_url)) as client:
+        alice, bob = Person(client, "Alice"), Person(client, "Bob")
+        with bob.socket("/ws/lobby") as wb:
+            receive(wb, "lobby")
+            for k in range(3):
+                assert reply(wb, {"type": "chat", "text": f"bob {k}", "ref": f"b{k}"})["type"] == "ok"
+        ids = [m["id"] for m in _lobby_history(alice)]
+
+        def refused(reason, status, expected):
+            response = alice.post("/api/chat/reports", {"message": ids[-1], "reason": reason})
+            assert response.status_code == status and expected in response.json()["error"], response.text
+        refused("x" * 301, 400, "the reason has 301 characters; at most 300 are allowed")
+        refused("ding\x07", 400, "control character U+0007")
+        refused("abc\u202edef", 400, "U+202E")
+        refused(["a list"], 400, "'reason' must be text")
+        refused({"a": 1}, 400, "'reason' must be text")
+        big = alice.post("/api/chat/reports", {"message": ids[-1], "reason": "x" * 100_000})
+        assert big.status_code in (400, 413) and big.json()["error"]
+        assert chat_module.reports(client.app.state.store) == []
+        german = client.post("/api/chat/reports", json={"message": ids[-1], "reason": "y" * 400},
+                             headers={**alice.headers(), "Accept-Language": "de"})
+        client.cookies.clear()
+        assert german.json()["error"] == "die Begründung hat 400 Zeichen; erlaubt sind höchstens 300"
+        # a good one: stored on one line, with its context, and listed by the CLI as text
+        reason = "  <b>insults</b>\nagain  "
+        assert alice.post("/api/chat/reports", {"message": ids[-1], "reason": reason}).status_code == 201
+        assert alice.post("/api/chat/reports", {"message": ids[0], "reason": "   "}).status_code == 201
+        found = chat_module.reports(client.app.state.store)
+        assert [r["reason"] for r in found] == [None, "<b>insults</b> again"]
+        assert [line["text"] for line in found[1]["context"]] == ["bob 0", "bob 1", "bob 2"]
+        db = client.app.state.store.url
+    listed = CliRunner().invoke(main, ["users", "reports", "--db", db])
+    assert listed.exit_code == 0, listed.output
+    assert "Alice reported Bob in lobby (<b>insults</b> again):" in listed.output

@@ -117,6 +117,8 @@ def test_players_and_a_spectator_chat_mute_report_and_the_operator_mutes(browser
         line = bob.locator("#chat-log .chat-line", has_text="see https://example.org")
         line.locator("summary").click()
         line.locator('button[data-act="report"]').click()
+        bob.fill("#chat-report-reason", "spam link")
+        bob.click("#chat-report-send")
         wait(bob, "() => document.getElementById('chat-status').textContent.startsWith('Thank you')", name="reported")
         shot(bob, "chat-players")
 
@@ -128,7 +130,7 @@ def test_players_and_a_spectator_chat_mute_report_and_the_operator_mutes(browser
         runner = CliRunner()
         listed = runner.invoke(main, ["users", "reports", "--db", db])
         assert listed.exit_code == 0, listed.output
-        assert f"bob reported alice in {game_id}/p" in listed.output and "see https://example.org" in listed.output
+        assert f"bob reported alice in {game_id}/p (spam link):" in listed.output and "see https://example.org" in listed.output
         muted = runner.invoke(main, ["users", "mute", "alice", "--hours", "1", "--db", db])
         assert muted.exit_code == 0 and "alice: muted until" in muted.output, muted.output
         bob.reload()

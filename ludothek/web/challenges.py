@@ -47,6 +47,8 @@ TEXTS = Catalog("challenges", {
     "refuses_all": ("{user} accepts no challenges", "{user} nimmt keine Herausforderungen an"),
     "refuses_unfollowed": ("{user} accepts challenges only from players they follow",
                            "{user} nimmt Herausforderungen nur von Spielern an, denen {user} folgt"),
+    "you_blocked": ("you have blocked {user}: unblock them on the challenges page to challenge them",
+                    "du hast {user} blockiert: hebe die Blockierung auf der Seite „Herausforderungen“ auf, um {user} herauszufordern"),
     "already": ("you have challenged {user} already: wait for the answer or cancel it",
                 "du hast {user} schon herausgefordert: warte auf die Antwort oder ziehe sie zurück"),
     "limit": ("you have {limit} open challenges: wait for answers or cancel one",
@@ -119,6 +121,8 @@ class Challenges:
                                   .where(challenge_settings_table.c.user_id == target.id)).scalar() or "everyone"
             if accept == "nobody" or blocks(conn, target.id, user.id):  # a block is not told as such
                 raise WebError(403, TEXTS("refuses_all", user=target.name))
+            if blocks(conn, user.id, target.id):
+                raise WebError(403, TEXTS("you_blocked", user=target.name))
             if accept == "followed" and not follows(conn, target.id, user.id):
                 raise WebError(403, TEXTS("refuses_unfollowed", user=target.name))
             open_ = and_(c.from_id == user.id, c.status == "open", c.expires > at)

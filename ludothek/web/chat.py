@@ -18,7 +18,8 @@ Who may post: an account anywhere; a guest only in the players' room of a game h
 in (read-only in the lobby and among spectators). Limits per account and per address.
 
 Moderation: a player mutes another (that one's messages are hidden for him) or blocks him
-(hidden both ways; :func:`blocked` lets challenges refuse too), reports a message (stored with
+(hidden both ways; no challenges between them: :func:`blocks` lets challenges refuse, a block
+cancels the open ones, :func:`blocked_pairs` keeps them apart in quick pairing), reports a message (stored with
 the messages before it). ``ludothek users mute NAME --hours H`` and ``ban NAME`` (operators):
 a muted or banned player cannot post and his messages are hidden from everyone else.
 """
@@ -50,6 +51,7 @@ from .service import WebError
 from .store import (
     Account,
     Store,
+    challenges_table,
     chat_messages_table,
     chat_relations_table,
     chat_reports_table,
@@ -74,8 +76,14 @@ TEXTS = Catalog("chat", {
     "muted": ("you are muted in the chat until {until} UTC", "du bist im Chat stummgeschaltet bis {until} UTC"),
     "no_room": ("this chat is not open to you", "dieser Chat steht dir nicht offen"),
     "unknown_message": ("there is no message {id}", "es gibt keine Nachricht {id}"),
-    "reason_too_long": ("the reason is longer than {limit} characters", "die Begründung ist länger als {limit} Zeichen"),
+    "reason_too_long": ("the reason has {length} characters; at most {limit} are allowed",
+                        "die Begründung hat {length} Zeichen; erlaubt sind höchstens {limit}"),
+    "reason_type": ("{field!r} must be text (or left out)", "{field!r} muss Text sein (oder fehlen)"),
+    "reason_control": ("the reason contains the control character {char}; write plain text",
+                       "die Begründung enthält das Steuerzeichen {char}; schreib einfachen Text"),
     "kind": ("{field!r} must be 'mute' or 'block'", "{field!r} muss 'mute' oder 'block' sein"),
+    "on": ("{field!r} must be true (mute or block) or false (undo it)",
+           "{field!r} muss true (stummschalten oder blockieren) oder false (aufheben) sein"),
     "yourself": ("you cannot mute or block yourself", "du kannst dich nicht selbst stummschalten oder blockieren"),
     "no_user": ("there is no player {player!r}", "es gibt keinen Spieler {player!r}"),
     "hours": ("--hours must be a number of hours from 0 (lift the mute) to 8760",
@@ -120,11 +128,36 @@ def clean(text: Any) -> str:
     return text
 
 
+def clean_reason(reason: Any) -> str | None:
+    """A report's reason as stored (None when there is none), or a ``WebError`` naming what is
+    wrong: plain text on one line, at most :data:`MAX_REASON` characters."""
+    if reason is None:
+        return None
+    if not isinstance(reason, str):
+        raise WebError(400, TEXTS("reason_type", field="reason"))
+    if len(reason) > MAX_REASON:
+        raise WebError(400, TEXTS("reason_too_long", length=len(reason), limit=MAX_REASON))
+    reason = reason.replace("\r\n", " ").replace("\n", " ").replace("\r", " ").replace("\t", " ")
+    for ch in reason:
+        if ch in BIDI or unicodedata.category(ch) == "Cc":
+            raise WebError(400, TEXTS("reason_control", char=f"U+{ord(ch):04X}"))
+    return reason.strip() or None
+
+
 def blocks(conn: Any, by: int, whom: int) -> bool:
     """Whether the account ``by`` blocked the account ``whom`` (challenges from ``whom`` to
     ``by`` are refused then), read on an open connection."""
     r = chat_relations_table.c
     return bool(conn.execute(select(func.count()).where(r.user_id == by, r.other_id == whom, r.kind == "block")).scalar())
+
+
+def blocked_pairs(conn: Any, users: set[int]) -> set[frozenset[int]]:
+    """The pairs among ``users`` where one blocked the other (quick pairing keeps them apart)."""
+    r = chat_relations_table.c
+    if len(users) < 2:
+        return set()
+    rows = conn.execute(select(r.user_id, r.other_id).where(r.kind == "block", r.user_id.in_(users), r.other_id.in_(users)))
+    return {frozenset(row) for row in rows}
 
 
 def blocked(store: Store, by: int, whom: int) -> bool:
@@ -308,6 +341,7 @@ class Chat:
         return found
 
     def relate(self, user: Account, name: Any, kind: Any, on: bool) -> None:
+        """Mute or block ``name`` for ``user`` (``on``), or undo that."""
         if kind not in ("mute", "block"):
             raise WebError(400, TEXTS("kind", field="kind"))
         other = _user_id(self.store, name)
@@ -315,16 +349,23 @@ class Chat:
             raise WebError(400, TEXTS("yourself"))
         r = chat_relations_table.c
         with self.store._taking_turns(), self.store.engine.begin() as conn:
-            conn.execute(delete(chat_relations_table).where(r.user_id == user.id, r.other_id == other))
+            mine = delete(chat_relations_table).where(r.user_id == user.id, r.other_id == other)
+            # a mute replaces a block and the other way round; undoing one leaves the other
+            conn.execute(mine if on else mine.where(r.kind == kind))
             if on:
                 conn.execute(insert(chat_relations_table).values(user_id=user.id, other_id=other, kind=kind,
                                                                   at=self.clock()))
+            if on and kind == "block":  # no challenges between them: the open ones go, unannounced
+                c, at = challenges_table.c, self.clock()
+                conn.execute(update(challenges_table).where(
+                    c.status == "open", or_(and_(c.from_id == user.id, c.to_id == other),
+                                            and_(c.from_id == other, c.to_id == user.id)))
+                    .values(status="cancelled", told=at, answered=at))
 
     def report(self, user: Account, message_id: Any, reason: Any) -> None:
         if not isinstance(message_id, int) or isinstance(message_id, bool):
             raise WebError(404, TEXTS("unknown_message", id=str(message_id)[:20]))
-        if reason is not None and (not isinstance(reason, str) or len(reason) > MAX_REASON):
-            raise WebError(400, TEXTS("reason_too_long", limit=MAX_REASON))
+        reason = clean_reason(reason)
         m = chat_messages_table.c
         with self.store._taking_turns(), self.store.engine.begin() as conn:
             row = conn.execute(select(chat_messages_table).where(m.id == message_id)).mappings().first()
@@ -342,7 +383,7 @@ class Chat:
             try:
                 with conn.begin_nested():
                     conn.execute(insert(chat_reports_table).values(
-                        message_id=message_id, reporter_id=user.id, reason=reason or None,
+                        message_id=message_id, reporter_id=user.id, reason=reason,
                         context=json.dumps(context, ensure_ascii=False), at=self.clock()))
             except IntegrityError:
                 pass  # reported by him already
@@ -425,7 +466,10 @@ def chat_routes(chat: Chat, handler: Callable[[Any], Any],
     async def set_relation(request: Request) -> Response:
         user = await account(request)
         body = await read_body(request)
-        await asyncio.to_thread(chat.relate, user, body.get("name"), body.get("kind"), body.get("on", True) is not False)
+        on = body.get("on", True)
+        if not isinstance(on, bool):
+            raise WebError(400, TEXTS("on", field="on"))
+        await asyncio.to_thread(chat.relate, user, body.get("name"), body.get("kind"), on)
         return json_response(await asyncio.to_thread(chat.relations, user))
 
     @handler

@@ -6,10 +6,13 @@ only one other player waits, those two are paired whatever their ratings. When s
 he gets the one closest to his rating (in that game), if the difference is within
 :data:`RANGE` points, widened by :data:`WIDEN` points for every 10 seconds the longer waiting
 of the two has waited; otherwise he waits too, and every look at the lobby (every 1.5 s) tries
-again with the wider range. Ties go to who waited longest. Colours are drawn at random.
+again with the wider range. Ties go to who waited longest. Colours are drawn at random. Two
+players one of whom blocked the other (in the chat) are never paired.
 
 A waiting player's page keeps his place (its lobby socket); a place not seen for
-:data:`ABSENT_SECONDS` is dropped. The waiting player hears of his game over that socket
+:data:`ABSENT_SECONDS` is dropped. A look at the lobby reads the places and writes only when
+there is something to write: ``seen`` when it is older than :data:`REFRESH_SECONDS`, and the
+places long gone every :data:`TIDY_SECONDS` (``benchmarks/quickpair_writes.py`` counts it). The waiting player hears of his game over that socket
 (``{"type": "paired", "game": id}``); the one who pressed last gets it in the answer.
 """
 
@@ -30,6 +33,7 @@ from starlette.websockets import WebSocket
 from ..core.errors import LudothekError
 from ..core.messages import Catalog
 from ..ratings import Rating
+from .chat import blocked_pairs
 from .errors import WebError
 from .lobby import send
 from .service import GameService, game_and_options
@@ -45,6 +49,10 @@ CLOCKS = ("3+2", "5+3", "10+5")
 RANGE = 200
 WIDEN = 50
 ABSENT_SECONDS = 30
+#: a waiting place's ``seen`` is written at most this often (well within ABSENT_SECONDS)
+REFRESH_SECONDS = 5
+#: how often a process drops the places not seen for ten times ABSENT_SECONDS
+TIDY_SECONDS = 60
 
 
 class _Taken(Exception):
@@ -78,6 +86,7 @@ class QuickPairing:
         # one pairing at a time here: a lobby look and a button press may otherwise pair the
         # same player, one of them before the game exists
         self._pairing = asyncio.Lock()
+        self._tidied = float("-inf")
 
     async def join(self, user: Account, body: dict[str, Any]) -> dict[str, Any]:
         cls, _ = game_and_options({"game": body.get("game")})
@@ -175,6 +184,8 @@ class QuickPairing:
             others = [dict(o) for o in conn.execute(select(quick_pairing_table).where(
                 q.pool == me["pool"], q.user_id != user_id, q.game_id.is_(None), q.seen > at - ABSENT_SECONDS)
                 .order_by(q.joined)).mappings()]
+            apart = blocked_pairs(conn, {user_id, *(o["user_id"] for o in others)})
+            others = [o for o in others if frozenset((user_id, o["user_id"])) not in apart]
             other = pick(dict(me), others, at)
             if other is None:
                 return None
@@ -194,13 +205,17 @@ class QuickPairing:
         users = sorted({w.user.id for w in watchers.values() if w.user is not None})
         if not users:
             return
-        places = await asyncio.to_thread(self._places, users)
-        for user_id, game_id in list(places.items()):
-            if game_id is None:
+        places, ready = await asyncio.to_thread(self._places, users)
+        made = False
+        for user_id in ready:
+            if places.get(user_id) is None:
                 try:
                     places[user_id] = await self._try(user_id)
                 except (WebError, LudothekError):
                     places[user_id] = None
+                made = made or places[user_id] is not None
+        if made:  # the partners (waiting at a page here too) hear of it now, not at the next look
+            places.update(await asyncio.to_thread(self._games_of, users))
         told = set()
         for ws, watcher in watchers.items():
             game_id = places.get(watcher.user.id) if watcher.user is not None else None
@@ -210,13 +225,38 @@ class QuickPairing:
         if told:
             await asyncio.to_thread(self._done, sorted(told))
 
-    def _places(self, users: list[int]) -> dict[int, str | None]:
+    def _places(self, users: list[int]) -> tuple[dict[int, str | None], list[int]]:
+        """Each of ``users``' place (None: waiting, else the game he was paired into) and the
+        waiting ones whom the rule pairs with someone now (longest waiting first): only those
+        are tried, in a transaction of their own that looks again."""
         q = quick_pairing_table.c
         at = self.now()
-        with self.store._taking_turns(), self.store.engine.begin() as conn:
-            conn.execute(delete(quick_pairing_table).where(q.seen < at - 10 * ABSENT_SECONDS))
-            conn.execute(update(quick_pairing_table).where(q.user_id.in_(users), q.game_id.is_(None)).values(seen=at))
-            return dict(conn.execute(select(q.user_id, q.game_id).where(q.user_id.in_(users))).all())
+        with self.store._taking_turns(), self.store.engine.connect() as conn:
+            mine = [dict(r) for r in conn.execute(select(quick_pairing_table).where(q.user_id.in_(users))).mappings()]
+            waiting = [r for r in mine if r["game_id"] is None]
+            pools = sorted({r["pool"] for r in waiting})
+            others = [dict(r) for r in conn.execute(select(quick_pairing_table).where(
+                q.pool.in_(pools), q.game_id.is_(None), q.seen > at - ABSENT_SECONDS)).mappings()] if pools else []
+            apart = blocked_pairs(conn, {o["user_id"] for o in others}) if len(others) > 1 else set()
+        ready = [r["user_id"] for r in sorted(waiting, key=lambda r: r["joined"])
+                 if pick(r, [o for o in others if o["pool"] == r["pool"] and o["user_id"] != r["user_id"]
+                             and frozenset((r["user_id"], o["user_id"])) not in apart], at)]
+        old = [r["user_id"] for r in waiting if r["seen"] < at - REFRESH_SECONDS]
+        tidy = at - self._tidied >= TIDY_SECONDS
+        if old or tidy:
+            with self.store._taking_turns(), self.store.engine.begin() as conn:
+                if tidy:
+                    conn.execute(delete(quick_pairing_table).where(q.seen < at - 10 * ABSENT_SECONDS))
+                if old:
+                    conn.execute(update(quick_pairing_table).where(q.user_id.in_(old), q.game_id.is_(None)).values(seen=at))
+            if tidy:
+                self._tidied = at
+        return {r["user_id"]: r["game_id"] for r in mine}, ready
+
+    def _games_of(self, users: list[int]) -> dict[int, str]:
+        q = quick_pairing_table.c
+        with self.store._taking_turns(), self.store.engine.connect() as conn:
+            return dict(conn.execute(select(q.user_id, q.game_id).where(q.user_id.in_(users), q.game_id.is_not(None))).all())
 
     def _done(self, users: list[int]) -> None:
         q = quick_pairing_table.c

@@ -4,6 +4,7 @@
 // game ("paired"). The header shows the number of challenges waiting for an answer as a badge; a
 // new one also shows as a notice on whatever page is open, with Accept and Decline.
 import { api, el, t, colourName, currentUser, navigate, gameCatalog, getLang } from "./app.js";
+import { relationsCard } from "./chat.js";
 import { optionFields, clockFields, clockBody, clockText, optionsText, gameTitle, playerLink } from "./setup.js";
 
 export const REASONS = ["generic", "later", "too_fast", "too_slow", "rated", "casual", "game"];
@@ -194,6 +195,7 @@ export async function renderChallenges(root) {
   me.draw();
   page = me;
   await drawSetting(setting);
+  root.querySelector(".challenges-grid").append(await relationsCard());
   const drawFollowing = async () => {
     let data;
     try { data = await api("GET", "/api/follows"); } catch (e) { return; }
