@@ -212,6 +212,18 @@ WEB: dict[str, dict[str, str]] = {
     "abort": {"en": "Abort game", "de": "Partie abbrechen"},
     "confirm_abort": {"en": "Abort this game? It will have no result.",
                       "de": "Diese Partie abbrechen? Sie bleibt ohne Ergebnis."},
+    "berserk": {"en": "Berserk", "de": "Berserk"},
+    "confirm_berserk": {"en": "Go berserk? Your clock is halved and you get no increment; a win brings one extra "
+                                "tournament point.",
+                        "de": "Auf Berserk gehen? Deine Bedenkzeit wird halbiert und du bekommst keinen Zuschlag; ein "
+                              "Sieg bringt einen zusätzlichen Turnierpunkt."},
+    "berserk_done": {"en": "{who} went berserk: half the time, no increment.",
+                     "de": "{who} ist auf Berserk gegangen: halbe Bedenkzeit, kein Zuschlag."},
+    "berserk_you": {"en": "You went berserk: half the time, no increment; a win brings one extra point.",
+                    "de": "Du bist auf Berserk gegangen: halbe Bedenkzeit, kein Zuschlag; ein Sieg bringt einen "
+                          "Extrapunkt."},
+    "tour_berserk": {"en": "berserk", "de": "Berserk"},
+    "tour_berserks": {"en": "Berserk", "de": "Berserk"},
     "first_move_you": {"en": "Make your first move within {left}, or the game is aborted.",
                        "de": "Mach deinen ersten Zug innerhalb von {left}, sonst wird die Partie abgebrochen."},
     "first_move_other": {"en": "{who} has {left} for a first move, or the game is aborted.",

@@ -154,3 +154,61 @@ def test_a_players_tournaments_and_places_are_on_his_profile(client):
     results = devices["bob"].get(f"/api/users/{game['first']}/tournaments").json()["tournaments"]
     assert [(r["name"], r["rank"], r["players"], r["status"]) for r in results] == [("Duel", 1, 2, "over")]
     assert devices["bob"].get("/api/users/nobody/tournaments").json() == {"tournaments": []}
+
+
+def test_berserk_in_an_arena_halves_the_clock_drops_the_increment_and_scores_the_extra_point(client, clock):
+    devices = players(client, ["ann", "bob", "cid"])
+    tid = devices["ann"].post("/api/tournaments", {"kind": "arena", "game": GAME, "minutes": 10,
+                                                   "clock": {"minutes": 2, "increment": 3}}).json()["id"]
+    for name in ("ann", "bob"):
+        devices[name].post(f"/api/tournaments/{tid}/join")
+    view = devices["ann"].post(f"/api/tournaments/{tid}/start").json()
+    (game,) = running_games(view)
+    assert game["berserk"] == [False, False]
+    first, second = devices[game["first"]], devices[game["second"]]
+    path = f"/api/games/{game['game']}"
+    shown = first.get(path).json()["game"]
+    assert shown["berserk"] == {"done": [False, False], "may": [True, True]}
+    # the second player goes berserk before his first move: half his time, no increment
+    answer = second.post(f"{path}/berserk", {})
+    assert answer.status_code == 200, answer.text
+    shown = answer.json()["game"]
+    assert shown["berserk"] == {"done": [False, True], "may": [True, False]}
+    assert shown["clock"]["remaining"] == [120000, 60000] and shown["clock"]["berserk"] == [False, True]
+    again = second.post(f"{path}/berserk", {})
+    assert again.status_code == 409 and "already" in again.text
+    spectator = devices["cid"].post(f"{path}/berserk", {})
+    assert spectator.status_code == 403
+    # the first player moves: too late for him to go berserk
+    move = first.get(path).json()["game"]["moves"][0]["move"]
+    assert first.post(f"{path}/move", {"move": move}).status_code == 200
+    late = first.post(f"{path}/berserk", {})
+    assert late.status_code == 409 and "first move" in late.text
+    # a first move costs no time; after that the first player gets his increment, the berserk one none
+    for device in (second, first, second):
+        clock.now += 10
+        move = device.get(path).json()["game"]["moves"][0]["move"]
+        shown = device.post(f"{path}/move", {"move": move}).json()["game"]
+    assert shown["clock"]["remaining"] == [120000 + 3000 - 10000 + 3000, 60000 - 10000]
+    # the tournament page shows it at once; the berserk player wins: 2 + 1 points
+    view = devices["cid"].get(f"/api/tournaments/{tid}").json()
+    assert running_games(view)[0]["berserk"] == [False, True]
+    resign(devices, game, game["first"])
+    view = devices["cid"].get(f"/api/tournaments/{tid}").json()
+    table = {s["player"]: s for s in view["standings"]}
+    assert table[game["second"]]["points"] == 3 and table[game["second"]]["sheet"] == [3]
+    assert table[game["second"]]["berserk"] == 1 and table[game["first"]]["points"] == 0
+    assert first.post(f"{path}/berserk", {}).status_code == 409  # the game is over
+
+
+def test_berserk_is_refused_outside_arena_games(client):
+    devices = players(client, ["ann", "bob"])
+    tid = devices["ann"].post("/api/tournaments", {"kind": "swiss", "game": GAME, "rounds": 1,
+                                                   "clock": {"minutes": 2, "increment": 0}}).json()["id"]
+    for d in devices.values():
+        d.post(f"/api/tournaments/{tid}/join")
+    (game,) = running_games(devices["ann"].post(f"/api/tournaments/{tid}/start").json())
+    path = f"/api/games/{game['game']}"
+    assert devices["ann"].get(path).json()["game"]["berserk"] is None
+    refused = devices["ann"].post(f"{path}/berserk", {})
+    assert refused.status_code == 403 and "Arena" in refused.text

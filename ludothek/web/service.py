@@ -28,7 +28,7 @@ from ..core.options import checked
 from ..core.protocol import CHANCE, GameState, RecordEntry
 from ..core.record import Record, dumps
 from ..core.registry import game_class, game_spec, games
-from . import aborts, clocks
+from . import aborts, berserk, clocks
 from .boards import Adapter, adapter, legal_move_infos
 from .errors import WebError
 from .store import PROVISIONAL_DEVIATION, Account, Conflict, GameRow, Store, Write, hash_token
@@ -914,6 +914,7 @@ class GameService:
             "takeback": [can_take_back(0), can_take_back(1)],
             "roll_floor": floor,
             "may_abort": [state is not None and aborts.may_abort(row, seat) for seat in (0, 1)],
+            "berserk": berserk.view(row),
         }
 
     def _build_view(self, row: GameRow, state: GameState, live_view: bool) -> dict[str, Any]:

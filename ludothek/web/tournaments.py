@@ -29,12 +29,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..core.messages import Catalog
 from ..tournament import arena as _arena
 from ..tournament import swiss as _swiss
-from . import clocks
+from . import berserk, clocks
 from .errors import WebError
 from .service import GameService, game_and_options
 from .store import (
     Account,
     Store,
+    games_table,
     hash_token,
     tournament_games_table,
     tournament_players_table,
@@ -104,9 +105,16 @@ class Tournaments:
             .where(tournament_players_table.c.tournament_id == tid)
             .order_by(tournament_players_table.c.joined, tournament_players_table.c.user_id)).mappings().all()
         t["players"] = [dict(p) for p in players]
-        games = conn.execute(select(tournament_games_table).where(tournament_games_table.c.tournament_id == tid)
-                             .order_by(tournament_games_table.c.seq)).mappings().all()
-        t["games"] = [dict(g) for g in games]
+        games = conn.execute(
+            select(tournament_games_table, games_table.c.clock)
+            .outerjoin(games_table, games_table.c.id == tournament_games_table.c.game_id)
+            .where(tournament_games_table.c.tournament_id == tid)
+            .order_by(tournament_games_table.c.seq)).mappings().all()
+        t["games"] = []
+        for g in games:
+            g = dict(g)
+            g["berserk"] = berserk.flags(json.loads(g.pop("clock")) if g["clock"] else None)
+            t["games"].append(g)
         return t
 
     # ------------------------------------------------------------------ actions
@@ -275,6 +283,8 @@ class Tournaments:
             spec = {"game": t["game"], "options": t["spec"]["options"], "clock": t["spec"]["clock"],
                     "rated": t["spec"]["rated"], "opponent": "friend", "seat": 0}
             tags = {"Event": t["spec"]["name"], "Round": str(number) if t["kind"] == "swiss" else "-"}
+            if t["kind"] == "arena":
+                tags[berserk.ARENA_TAG] = t["id"]  # its players may go berserk
             game_id = secrets.token_urlsafe(9)
             # nobody holds the second seat's token: both players play by their accounts
             await self.service.create(spec, user=owners[0], owners=owners,
@@ -284,7 +294,7 @@ class Tournaments:
         row = {"tournament_id": t["id"], "seq": seq, "round": number, "first": first, "second": second,
                "game_id": game_id, "score": bye_score if second is None else None, "started": now,
                "finished": now if second is None else None}
-        t["games"].append(row)
+        t["games"].append({**row, "berserk": [False, False]})
         await self._db(lambda conn: conn.execute(tournament_games_table.insert().values(**row)), write=True)
 
     # ------------------------------------------------------------------ reading
@@ -295,7 +305,7 @@ class Tournaments:
         t = await self._db(lambda conn: self._load(conn, tid))
         names = {p["user_id"]: p["name"] for p in t["players"]}
         games = [{"round": g["round"], "first": names.get(g["first"]), "second": names.get(g["second"]),
-                  "game": g["game_id"], "score": g["score"]} for g in t["games"]]
+                  "game": g["game_id"], "score": g["score"], "berserk": g["berserk"]} for g in t["games"]]
         if t["kind"] == "swiss":
             table = _swiss.standings([str(p["user_id"]) for p in t["players"]],
                                      [[g for g in r if g.score is not None] for r in _swiss_rounds(t, all_games=True)])
@@ -304,7 +314,9 @@ class Tournaments:
         else:
             arena = _arena_state(t)
             standings = [{"rank": rank, "player": names[int(e.player)], "points": e.points, "games": e.games,
-                          "wins": e.wins, "sheet": e.history, "fire": e.on_fire}
+                          "wins": e.wins, "sheet": e.history, "fire": e.on_fire,
+                          "berserk": sum(1 for g in t["games"] for seat, who in enumerate((g["first"], g["second"]))
+                                         if str(who) == e.player and g["berserk"][seat])}
                          for rank, e in enumerate(arena.standings(), start=1)]
         spec = t["spec"]
         return {"id": t["id"], "kind": t["kind"], "game": t["game"], "name": spec["name"], "status": t["status"],
@@ -378,7 +390,7 @@ def _arena_state(t: dict[str, Any]) -> _arena.Arena:
     for g in sorted((g for g in t["games"] if g["score"] is not None), key=lambda g: (g["finished"], g["seq"])):
         pairing = _arena.Pairing(str(g["first"]), str(g["second"]))
         arena.playing[frozenset((pairing.first, pairing.second))] = pairing
-        arena.finish(pairing, g["score"], g["finished"])
+        arena.finish(pairing, g["score"], g["finished"], berserk=tuple(g["berserk"]))
     for g in running:
         pairing = _arena.Pairing(str(g["first"]), str(g["second"]))
         arena.playing[frozenset((pairing.first, pairing.second))] = pairing

@@ -516,6 +516,13 @@ function render(page, boardWrap, side, draw) {
         yours ? t("deadline_you", { left: timeLeft(v.clock.deadline) }) : t("deadline_other", { who, left: timeLeft(v.clock.deadline) })));
     }
     if (v.abort) status.append(firstMoveNote(page, v.abort));
+    if (v.berserk) {  // an Arena game: who went berserk (the server decides who may)
+      v.berserk.done.forEach((done, seat) => {
+        if (!done) return;
+        const { yours, who } = seatWords(page, seat);
+        status.append(el("div", { class: "note berserk-note", id: `berserk-${seat}` }, yours ? t("berserk_you") : t("berserk_done", { who })));
+      });
+    }
     if (mine && sources.size && !page.selected) status.append(el("div", { class: "note" }, t("show_legal")));
     side.append(status);
   }
@@ -593,6 +600,11 @@ function render(page, boardWrap, side, draw) {
     actions.append(el("button", { class: "btn", id: "abort", onclick: () => {
       if (confirm(t("confirm_abort"))) send(page, "abort");
     } }, t("abort")));
+  }
+  if (canAct && page.you.length === 1 && v.berserk && v.berserk.may[page.you[0]]) {  // an Arena game, before his first move
+    actions.append(el("button", { class: "btn", id: "berserk", onclick: () => {
+      if (confirm(t("confirm_berserk"))) send(page, "berserk");
+    } }, t("berserk")));
   }
   if (canAct && v.undo) {  // the server says when: a local game in play with a move to take back
     actions.append(el("button", { class: "btn", id: "undo", onclick: () => send(page, "undo") }, t("undo")));

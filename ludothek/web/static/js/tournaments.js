@@ -132,7 +132,7 @@ function draw(page, wrap) {
 function standings(v) {
   const swiss = v.kind === "swiss";
   const head = swiss ? ["rank", "tour_player", "tour_points", "tour_buchholz", "tour_sb", "tour_games"]
-                     : ["rank", "tour_player", "tour_points", "tour_games", "tour_sheet"];
+                     : ["rank", "tour_player", "tour_points", "tour_games", "tour_berserks", "tour_sheet"];
   const table = el("table", { class: "tour-table", id: "tour-standings" },
     el("thead", {}, el("tr", {}, ...head.map((k) => el("th", { scope: "col" }, t(k))))));
   const body = el("tbody");
@@ -140,7 +140,7 @@ function standings(v) {
     const player = el("a", { href: `/players/${encodeURIComponent(s.player)}`, "data-link": true }, s.player);
     const cells = swiss
       ? [s.rank, player, points(s.score), points(s.buchholz), points(s.sonneborn_berger), s.games]
-      : [s.rank, el("span", {}, player, s.fire ? ` 🔥 ${t("tour_on_fire")}` : ""), s.points, s.games, s.sheet.join(" ")];
+      : [s.rank, el("span", {}, player, s.fire ? ` 🔥 ${t("tour_on_fire")}` : ""), s.points, s.games, s.berserk, s.sheet.join(" ")];
     body.append(el("tr", {}, ...cells.map((c, i) => (i === 1 ? el("th", { scope: "row" }, c) : el("td", {}, c)))));
   }
   table.append(body);
@@ -163,7 +163,8 @@ function pairings(v) {
         continue;
       }
       const result = g.score === null ? t("tour_running_game") : g.score === 1 ? "1–0" : g.score === 0 ? "0–1" : "½–½";
-      list.append(el("li", { class: "tour-game" }, `${g.first} – ${g.second} · ${result} · `,
+      const mark = (seat) => (g.berserk && g.berserk[seat] ? ` ⚔ ${t("tour_berserk")}` : "");
+      list.append(el("li", { class: "tour-game" }, `${g.first}${mark(0)} – ${g.second}${mark(1)} · ${result} · `,
         el("a", { href: `/play/${g.game}`, "data-link": true }, t("tour_watch"))));
     }
     box.append(list);
