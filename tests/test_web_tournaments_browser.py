@@ -157,3 +157,36 @@ def test_an_arena_of_four_runs_to_its_end_on_the_page(page, server):
     assert max(table.values()) >= 4 and sum(s["games"] for s in view["standings"]) == 12
     assert "over" in page.inner_text("#tour-status") or "beendet" in page.inner_text("#tour-status")
     shot(page, "tournament-arena-over")
+
+
+def test_berserk_on_the_game_page_is_pushed_to_the_game_and_the_tournament_page(browser, server):
+    bob = Player(server, "kbob")
+    tid = bob.post("/api/tournaments", {"kind": "arena", "game": GAME, "minutes": 30,
+                                        "clock": {"minutes": 3, "increment": 2}})["id"]
+    bob.post(f"/api/tournaments/{tid}/join")
+    with checked_page(browser) as ann, checked_page(browser) as watcher, checked_page(browser) as standings:
+        log_in(ann, server, "kann", PASSWORD, signup=True)
+        ann.goto(f"{server}/tournaments/{tid}")
+        ann.click("#tour-join")
+        ann.wait_for_selector("#tour-withdraw")
+        (game,) = [g for g in bob.post(f"/api/tournaments/{tid}/start")["games"] if g["score"] is None]
+        seat = [game["first"], game["second"]].index("kann")
+        watcher.goto(f"{server}/play/{game['game']}")
+        watcher.wait_for_selector("#status")
+        assert watcher.locator("#berserk").count() == 0  # a spectator has no button
+        standings.goto(f"{server}/tournaments/{tid}")
+        standings.wait_for_selector("#tour-games li.tour-game")
+        ann.goto(f"{server}/play/{game['game']}")
+        ann.click("#berserk")  # the confirmation is accepted
+        ann.wait_for_selector(f"#berserk-{seat}")
+        assert ann.locator("#berserk").count() == 0  # once only
+        # pushed: the spectator's game page and the tournament page show it without a reload
+        watcher.wait_for_selector(f"#berserk-{seat}")
+        assert "kann" in watcher.inner_text(f"#berserk-{seat}")
+        standings.wait_for_function(f"() => window.ludothekTournament.games[0].berserk[{seat}] === true")
+        assert "⚔" in standings.inner_text("#tour-games")
+        shot(ann, "tournament-berserk")
+        # the berserk player wins: 3 points in the standings
+        bob.post(f"/api/games/{game['game']}/resign")
+        standings.wait_for_function("() => window.ludothekTournament.standings[0].points === 3")
+        assert standings.evaluate("() => window.ludothekTournament.standings[0].player") == "kann"
