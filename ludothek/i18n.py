@@ -222,6 +222,13 @@ WEB: dict[str, dict[str, str]] = {
     "berserk_you": {"en": "You went berserk: half the time, no increment; a win brings one extra point.",
                     "de": "Du bist auf Berserk gegangen: halbe Bedenkzeit, kein Zuschlag; ein Sieg bringt einen "
                           "Extrapunkt."},
+    "tour_bots": {"en": "Bots", "de": "Bots"},
+    "tour_bots_note": {"en": "Casual tournaments can have bots: they play their games like any player.",
+                       "de": "Ungewertete Turniere können Bots haben: Sie spielen ihre Partien wie alle anderen."},
+    "tour_bot_level": {"en": "Bot level", "de": "Bot-Stufe"},
+    "tour_invite_bot": {"en": "Invite bot", "de": "Bot einladen"},
+    "tour_remove_bot": {"en": "Remove", "de": "Entfernen"},
+    "tour_remove_bot_named": {"en": "Remove {name}", "de": "{name} entfernen"},
     "tour_berserk": {"en": "berserk", "de": "Berserk"},
     "tour_berserks": {"en": "Berserk", "de": "Berserk"},
     "first_move_you": {"en": "Make your first move within {left}, or the game is aborted.",

@@ -212,3 +212,78 @@ def test_berserk_is_refused_outside_arena_games(client):
     assert devices["ann"].get(path).json()["game"]["berserk"] is None
     refused = devices["ann"].post(f"{path}/berserk", {})
     assert refused.status_code == 403 and "Arena" in refused.text
+
+
+def pushed_until(client, tid, done):
+    """The tournament's views as its websocket pushes them, until ``done(view)``."""
+    with client.websocket_connect(f"/ws/tournaments/{tid}") as ws:
+        while True:
+            view = ws.receive_json()
+            if done(view):
+                return view
+
+
+def test_bots_are_invited_to_a_casual_tournament_only_by_its_creator(client):
+    devices = players(client, ["ann", "bob"])
+    ann, bob = devices["ann"], devices["bob"]
+    rated = ann.post("/api/tournaments", {"kind": "swiss", "game": GAME, "rounds": 1, "rated": True}).json()["id"]
+    refused = ann.post(f"/api/tournaments/{rated}/bots", {"bot": "bot:1"})
+    assert refused.status_code == 409 and "rated" in refused.text and "casual" in refused.text
+    tid = ann.post("/api/tournaments", {"kind": "swiss", "game": GAME, "rounds": 1}).json()["id"]
+    assert bob.post(f"/api/tournaments/{tid}/bots", {"bot": "bot:1"}).status_code == 403
+    assert Device(client).post(f"/api/tournaments/{tid}/bots", {"bot": "bot:1"}).status_code == 401
+    for bad in ("bot:9", "mcts:100000", None, ["bot:1"]):
+        response = ann.post(f"/api/tournaments/{tid}/bots", {"bot": bad})
+        assert response.status_code == 400 and "bot:1" in response.text, response.text
+    view = ann.post(f"/api/tournaments/{tid}/bots", {"bot": "bot:2"}).json()
+    view = ann.post(f"/api/tournaments/{tid}/bots", {"bot": "bot:2"}).json()
+    assert [(p["name"], p["bot"]) for p in view["players"]] == [("bot:2", "bot:2"), ("bot:2 (2)", "bot:2")]
+    view = ann.post(f"/api/tournaments/{tid}/bots/remove", {"bot": "bot:2"}).json()
+    assert [p["name"] for p in view["players"]] == ["bot:2"]  # the one left is simply bot:2
+    assert ann.post(f"/api/tournaments/{tid}/bots/remove", {"bot": "nobody"}).status_code == 409
+    bob.post(f"/api/tournaments/{tid}/join")
+    ann.post(f"/api/tournaments/{tid}/start")
+    late = ann.post(f"/api/tournaments/{tid}/bots", {"bot": "bot:1"})
+    assert late.status_code == 409 and "started" in late.text
+
+
+def test_a_swiss_of_bots_plays_itself_to_the_end_through_the_bot_runner(client):
+    (ann,) = players(client, ["ann"]).values()
+    tid = ann.post("/api/tournaments", {"kind": "swiss", "game": GAME, "rounds": 2, "name": "Bot ladder"}).json()["id"]
+    for level in ("bot:1", "random", "random", "random"):
+        assert ann.post(f"/api/tournaments/{tid}/bots", {"bot": level}).status_code == 200
+    view = ann.post(f"/api/tournaments/{tid}/start").json()
+    assert [(g["first"], g["second"]) for g in view["games"]] == [("bot:1", "random (2)"), ("random (3)", "random")]
+    view = pushed_until(client, tid, lambda v: v["status"] == "over")
+    assert len(view["games"]) == 4 and all(g["score"] is not None for g in view["games"])
+    assert sum(s["score"] for s in view["standings"]) == 4 and all(s["bot"] for s in view["standings"])
+    game = view["games"][-1]
+    shown = ann.get(f"/api/games/{game['game']}").json()["game"]
+    assert [s["kind"] for s in shown["seats"]] == ["bot", "bot"] and shown["status"] == "over"
+    record = ann.get(f"/api/games/{game['game']}/record").text
+    assert '[Event "Bot ladder"]' in record and '[Round "2"]' in record and f'"{game["first"].split()[0]}"' in record
+
+
+def test_a_player_meets_a_bot_that_moves_by_itself_and_cannot_be_moved_for(client, clock):
+    (ann,) = players(client, ["ann"]).values()
+    tid = ann.post("/api/tournaments", {"kind": "swiss", "game": GAME, "rounds": 1}).json()["id"]
+    ann.post(f"/api/tournaments/{tid}/bots", {"bot": "random"})
+    clock.now += 1
+    ann.post(f"/api/tournaments/{tid}/join")  # the bot was first: it has white on board 1
+    (game,) = running_games(ann.post(f"/api/tournaments/{tid}/start").json())
+    assert (game["first"], game["second"]) == ("random", "ann")
+    path = f"/api/games/{game['game']}"
+    with client.websocket_connect(f"/ws/games/{game['game']}") as ws:  # the bot's first move is pushed
+        shown = ann.get(path).json()["game"]
+        while shown["plies"] == 0:
+            message = ws.receive_json()
+            shown = message.get("game", shown) if message.get("type") == "state" else shown
+    assert shown["seats"][0] == {"kind": "bot", "agent": "random"} and shown["seats"][1]["name"] == "ann"
+    assert shown["to_seat"] == 1 and ann.get(path).json()["you"] == [1]
+    resign(players_of(ann), game, "ann")
+    view = ann.get(f"/api/tournaments/{tid}").json()
+    assert view["status"] == "over" and view["standings"][0]["player"] == "random"
+
+
+def players_of(device):
+    return {"ann": device}

@@ -78,6 +78,13 @@ def test_an_account_creates_an_arena_on_the_page(page, server):
     page.click("#tour-join")
     page.wait_for_selector("#tour-withdraw")
     assert "arenamaker" in page.inner_text("#tour-standings")
+    # the creator of a casual tournament invites a bot level; it shows in the standings, without a profile link
+    page.select_option("#tour-bot-level", "bot:2")
+    page.click("#tour-invite-bot")
+    page.wait_for_selector("#tour-standings .tour-bot")
+    assert "bot:2" in page.inner_text("#tour-standings .tour-bot")
+    page.click(".tour-remove-bot")
+    page.wait_for_function("() => !window.ludothekTournament.players.some(p => p.bot)")
 
 
 def test_axe_finds_nothing_serious_on_the_tournament_pages(page, server):

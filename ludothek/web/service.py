@@ -263,12 +263,14 @@ class GameService:
     # ------------------------------------------------------------------ creating
     async def create(self, spec: Any, client: str | None = None, rematch_of: str | None = None,
                      user: Account | None = None, owners: list[Account | None] | None = None,
-                     paired: tuple[str, str] | None = None, record_tags: dict[str, str] | None = None
-                     ) -> dict[str, Any]:
+                     paired: tuple[str, str] | None = None, record_tags: dict[str, str] | None = None,
+                     agents: tuple[str | None, str | None] | None = None) -> dict[str, Any]:
         """A new game; ``user``, if logged in, owns the seats the new token holds (``owners``:
         the owner of each seat instead, for a rematch or a pairing). ``paired``: (game id, the
         token hash of the other seat) for a game the lobby paired: it starts at once, with no
-        invite. ``record_tags``: tags for its record (a tournament's Event and Round)."""
+        invite. ``record_tags``: tags for its record (a tournament's Event and Round). ``agents``:
+        for a paired game, the bot level that plays each seat (None: a person), as a tournament
+        pairs bots; their moves are made as in a game against a bot."""
         cls, options = game_and_options(spec)
         opponent = spec.get("opponent", "hotseat")
         if opponent not in ("hotseat", "bot", "friend"):
@@ -325,6 +327,12 @@ class GameService:
                 token_hashes[1 - seat] = paired[1]
             else:
                 invite = secrets.token_urlsafe(18)
+            for s, bot in enumerate(agents if paired and agents else ()):
+                if bot is not None:
+                    if bot not in bot_levels(cls.name):
+                        raise WebError(400, TEXTS("bad_bot", bots=", ".join(bot_levels(cls.name)), game=cls.name,
+                                                  value=str(bot)[:40]))
+                    seats[s], token_hashes[s] = {"kind": "bot", "agent": bot}, None
         created = self.now()
         row = GameRow(
             id=game_id, game=cls.name, options=dict(state.options), position=state.setup_position,

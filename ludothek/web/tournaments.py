@@ -31,12 +31,13 @@ from ..tournament import arena as _arena
 from ..tournament import swiss as _swiss
 from . import berserk, clocks
 from .errors import WebError
-from .service import GameService, game_and_options
+from .service import GameService, bot_levels, game_and_options
 from .store import (
     Account,
     Store,
     games_table,
     hash_token,
+    tournament_bots_table,
     tournament_games_table,
     tournament_players_table,
     tournaments_table,
@@ -57,6 +58,14 @@ TEXTS = Catalog("tournaments", {
     "started": ("this tournament has already started", "dieses Turnier hat schon begonnen"),
     "players": ("a tournament needs two players or more (it has {count})",
                 "ein Turnier braucht mindestens zwei Spieler (es hat {count})"),
+    "rated_bots": ("a rated tournament takes no bots (bots have no rating); make the tournament casual to invite bots",
+                   "ein gewertetes Turnier nimmt keine Bots auf (Bots haben keine Wertung); lege es ungewertet an, "
+                   "um Bots einzuladen"),
+    "inviter": ("only the tournament's creator can invite bots", "nur wer das Turnier angelegt hat, kann Bots einladen"),
+    "bot_level": ("there is no bot {value} for {game}; the bots are {bots}",
+                  "für {game} gibt es keinen Bot {value}; die Bots sind {bots}"),
+    "not_in_bot": ("there is no bot {value} in this tournament", "in diesem Turnier gibt es keinen Bot {value}"),
+    "bots_full": ("a tournament takes {most} bots at most", "ein Turnier nimmt höchstens {most} Bots auf"),
     "too_many_rounds": ("{count} players can play {most} rounds at most without meeting twice",
                         "{count} Spieler können höchstens {most} Runden spielen, ohne sich zweimal zu treffen"),
 })
@@ -66,6 +75,7 @@ log = logging.getLogger(__name__)
 MAX_ROUNDS = 20
 MAX_MINUTES = 600
 MAX_NAME = 60
+MAX_BOTS = 16
 
 
 def _score(row: Any) -> float | None:
@@ -99,12 +109,17 @@ class Tournaments:
             raise WebError(404, TEXTS("unknown", id=repr(tid[:20])))
         t = dict(row)
         t["spec"] = json.loads(t["spec"])
+        t["creator_name"] = conn.execute(select(users_table.c.name).where(users_table.c.id == t["creator"])).scalar()
         players = conn.execute(
             select(tournament_players_table, users_table.c.name)
             .join(users_table, users_table.c.id == tournament_players_table.c.user_id)
             .where(tournament_players_table.c.tournament_id == tid)
             .order_by(tournament_players_table.c.joined, tournament_players_table.c.user_id)).mappings().all()
-        t["players"] = [dict(p) for p in players]
+        t["players"] = [{**dict(p), "agent": None} for p in players]
+        bots = conn.execute(select(tournament_bots_table).where(tournament_bots_table.c.tournament_id == tid)
+                            .order_by(tournament_bots_table.c.id.desc())).mappings().all()
+        t["players"] += _bot_players(bots)
+        t["players"].sort(key=lambda p: (p["joined"], p["agent"] is not None, abs(p["user_id"])))
         games = conn.execute(
             select(tournament_games_table, games_table.c.clock)
             .outerjoin(games_table, games_table.c.id == tournament_games_table.c.game_id)
@@ -187,6 +202,54 @@ class Tournaments:
                 conn.execute(update(tournament_players_table).where(and_(
                     tournament_players_table.c.tournament_id == tid, tournament_players_table.c.user_id == user.id))
                     .values(active=False))
+
+        await self._db(work, write=True)
+        return await self.view(tid)
+
+    async def invite(self, tid: str, user: Account | None, body: dict[str, Any]) -> dict[str, Any]:
+        """The creator of a casual tournament invites a bot level before the start; it plays its
+        games as bots play in the app (:class:`~.runner.Runner`)."""
+        if user is None:
+            raise WebError(401, TEXTS("login"))
+        now = self.now()
+
+        def work(conn: Any) -> None:
+            t = self._load(conn, tid)
+            if t["creator"] != user.id:
+                raise WebError(403, TEXTS("inviter"))
+            if t["spec"]["rated"]:
+                raise WebError(409, TEXTS("rated_bots"))
+            if t["status"] != "open":
+                raise WebError(409, TEXTS("started"))
+            agent, offered = body.get("bot"), bot_levels(t["game"])
+            if agent not in offered:
+                raise WebError(400, TEXTS("bot_level", value=repr(str(agent)[:20]), game=t["game"],
+                                          bots=", ".join(offered)))
+            taken = [p["user_id"] for p in t["players"] if p["agent"] is not None]
+            if len(taken) >= MAX_BOTS:
+                raise WebError(409, TEXTS("bots_full", most=MAX_BOTS))
+            conn.execute(tournament_bots_table.insert().values(
+                tournament_id=tid, id=min(taken, default=0) - 1, agent=agent, joined=now))
+
+        await self._db(work, write=True)
+        return await self.view(tid)
+
+    async def uninvite(self, tid: str, user: Account | None, body: dict[str, Any]) -> dict[str, Any]:
+        """The creator takes an invited bot (by its name in the tournament) out again before the start."""
+        if user is None:
+            raise WebError(401, TEXTS("login"))
+
+        def work(conn: Any) -> None:
+            t = self._load(conn, tid)
+            if t["creator"] != user.id:
+                raise WebError(403, TEXTS("inviter"))
+            if t["status"] != "open":
+                raise WebError(409, TEXTS("started"))
+            bot = next((p for p in t["players"] if p["agent"] is not None and p["name"] == body.get("bot")), None)
+            if bot is None:
+                raise WebError(409, TEXTS("not_in_bot", value=repr(str(body.get("bot"))[:40])))
+            conn.execute(tournament_bots_table.delete().where(and_(
+                tournament_bots_table.c.tournament_id == tid, tournament_bots_table.c.id == bot["user_id"])))
 
         await self._db(work, write=True)
         return await self.view(tid)
@@ -279,7 +342,8 @@ class Tournaments:
         game_id = None
         if second is not None:
             names = {p["user_id"]: p["name"] for p in t["players"]}
-            owners = [Account(first, names[first]), Account(second, names[second])]
+            agents = {p["user_id"]: p["agent"] for p in t["players"]}
+            owners = [None if agents[u] else Account(u, names[u]) for u in (first, second)]
             spec = {"game": t["game"], "options": t["spec"]["options"], "clock": t["spec"]["clock"],
                     "rated": t["spec"]["rated"], "opponent": "friend", "seat": 0}
             tags = {"Event": t["spec"]["name"], "Round": str(number) if t["kind"] == "swiss" else "-"}
@@ -288,7 +352,8 @@ class Tournaments:
             game_id = secrets.token_urlsafe(9)
             # nobody holds the second seat's token: both players play by their accounts
             await self.service.create(spec, user=owners[0], owners=owners,
-                                      paired=(game_id, hash_token(secrets.token_urlsafe(24))), record_tags=tags)
+                                      paired=(game_id, hash_token(secrets.token_urlsafe(24))), record_tags=tags,
+                                      agents=(agents[first], agents[second]))
             if self.announce is not None:
                 await self.announce(game_id)
         row = {"tournament_id": t["id"], "seq": seq, "round": number, "first": first, "second": second,
@@ -310,11 +375,12 @@ class Tournaments:
             table = _swiss.standings([str(p["user_id"]) for p in t["players"]],
                                      [[g for g in r if g.score is not None] for r in _swiss_rounds(t, all_games=True)])
             standings = [{"rank": s.rank, "player": names[int(s.player)], "score": s.score, "buchholz": s.buchholz,
-                          "sonneborn_berger": s.sonneborn_berger, "games": s.games} for s in table]
+                          "sonneborn_berger": s.sonneborn_berger, "games": s.games, "bot": int(s.player) < 0}
+                         for s in table]
         else:
             arena = _arena_state(t)
             standings = [{"rank": rank, "player": names[int(e.player)], "points": e.points, "games": e.games,
-                          "wins": e.wins, "sheet": e.history, "fire": e.on_fire,
+                          "wins": e.wins, "sheet": e.history, "fire": e.on_fire, "bot": int(e.player) < 0,
                           "berserk": sum(1 for g in t["games"] for seat, who in enumerate((g["first"], g["second"]))
                                          if str(who) == e.player and g["berserk"][seat])}
                          for rank, e in enumerate(arena.standings(), start=1)]
@@ -322,7 +388,8 @@ class Tournaments:
         return {"id": t["id"], "kind": t["kind"], "game": t["game"], "name": spec["name"], "status": t["status"],
                 "rated": spec["rated"], "clock": spec["clock"], "options": spec["options"],
                 "rounds": spec.get("rounds"), "minutes": spec.get("minutes"), "round": t["round"],
-                "started": t["started"], "players": [{"name": p["name"], "active": p["active"]} for p in t["players"]],
+                "started": t["started"], "creator": t["creator_name"],
+                "players": [{"name": p["name"], "active": p["active"], "bot": p["agent"]} for p in t["players"]],
                 "standings": standings, "games": games}
 
     async def results_of(self, name: str) -> list[dict[str, Any]]:
@@ -363,6 +430,18 @@ class Tournaments:
                 await self.tick()
             except Exception:  # a bad tournament must not stop the pairings of the others
                 log.exception("tournament pairing failed")
+
+
+def _bot_players(bots: Any) -> list[dict[str, Any]]:
+    """A tournament's invited bots as players: named by their level, a second of one level
+    ``bot:2 (2)`` (as ``ludothek tournament`` names them)."""
+    seen: dict[str, int] = {}
+    players = []
+    for b in sorted(bots, key=lambda b: -b["id"]):
+        seen[b["agent"]] = seen.get(b["agent"], 0) + 1
+        name = b["agent"] if seen[b["agent"]] == 1 else f"{b['agent']} ({seen[b['agent']]})"
+        players.append({"user_id": b["id"], "name": name, "agent": b["agent"], "joined": b["joined"], "active": True})
+    return players
 
 
 def _swiss_rounds(t: dict[str, Any], all_games: bool = False) -> list[list[_swiss.Game]]:
@@ -420,6 +499,13 @@ def tournament_routes(tournaments: Tournaments, handler: Callable[[Any], Any],
             return json_response(await getattr(tournaments, name)(request.path_params["id"], await viewer(request)))
         return act
 
+    def bots(name: str) -> Callable[[Request], Awaitable[Response]]:
+        @handler
+        async def act(request: Request) -> Response:
+            method = getattr(tournaments, name)
+            return json_response(await method(request.path_params["id"], await viewer(request), await read_body(request)))
+        return act
+
     async def live(ws: WebSocket) -> None:
         """The tournament's view, sent again whenever it changes (read from the database, so a
         change made through any server reaches every page)."""
@@ -458,4 +544,6 @@ def tournament_routes(tournaments: Tournaments, handler: Callable[[Any], Any],
         Route("/api/tournaments/{id}/join", action("join"), methods=["POST"]),
         Route("/api/tournaments/{id}/withdraw", action("withdraw"), methods=["POST"]),
         Route("/api/tournaments/{id}/start", action("start"), methods=["POST"]),
+        Route("/api/tournaments/{id}/bots", bots("invite"), methods=["POST"]),
+        Route("/api/tournaments/{id}/bots/remove", bots("uninvite"), methods=["POST"]),
     ]
