@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from .browser import checked_page, require_browser, shot
+from .servers import Server
 from .test_web_a11y_browser import axe_source, serious_violations
 from .test_web_accounts_browser import log_in
 
@@ -197,3 +198,42 @@ def test_berserk_on_the_game_page_is_pushed_to_the_game_and_the_tournament_page(
         bob.post(f"/api/games/{game['game']}/resign")
         standings.wait_for_function("() => window.ludothekTournament.standings[0].points === 3")
         assert standings.evaluate("() => window.ludothekTournament.standings[0].player") == "kann"
+
+
+@pytest.fixture()
+def two_on_postgres(postgres_url):
+    """Servers A and B on one PostgreSQL database (as behind a load balancer): their base URLs."""
+    pytest.importorskip("psycopg")
+    started = []
+    try:
+        for _ in range(2):
+            started.append(Server(postgres_url, "--bots", "thread", "--rate-limits", "off"))
+        yield [s.base for s in started]
+    finally:
+        for s in started:
+            s.stop()
+
+
+def test_a_tournament_page_on_server_b_shows_what_players_do_on_server_a(page, two_on_postgres):
+    a, b = two_on_postgres
+    players = {name: Player(a, name) for name in ("pgann", "pgbob", "pgcid")}
+    tid = players["pgann"].post("/api/tournaments", {"kind": "swiss", "game": GAME, "rounds": 1,
+                                                     "name": "Two servers"})["id"]
+    players["pgann"].post(f"/api/tournaments/{tid}/join")
+    page.goto(f"{b}/tournaments/{tid}")
+    page.wait_for_selector("#tour-standings")
+    assert page.locator("#tour-standings tbody tr").count() == 1
+    # a player joins on A: B's page shows him without a reload
+    players["pgbob"].post(f"/api/tournaments/{tid}/join")
+    page.wait_for_function("() => window.ludothekTournament.players.length === 2")
+    assert "pgbob" in page.inner_text("#tour-standings")
+    # the start and a result on A: B's page shows the game, then its result and the tournament over
+    players["pgcid"].post(f"/api/tournaments/{tid}/join")
+    view = players["pgann"].post(f"/api/tournaments/{tid}/start")
+    page.wait_for_selector("#tour-games li.tour-game")
+    (game,) = [g for g in view["games"] if g["second"] is not None]
+    players[game["second"]].post(f"/api/games/{game['game']}/resign")
+    page.wait_for_function("() => window.ludothekTournament.status === 'over'")
+    assert "1–0" in page.inner_text("#tour-games")
+    table = page.evaluate("() => window.ludothekTournament.standings")
+    assert {s["player"]: s["score"] for s in table}[game["first"]] == 1
