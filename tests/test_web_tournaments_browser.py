@@ -84,6 +84,7 @@ def test_an_account_creates_an_arena_on_the_page(page, server):
     page.click("#tour-invite-bot")
     page.wait_for_selector("#tour-standings .tour-bot")
     assert "bot:2" in page.inner_text("#tour-standings .tour-bot")
+    assert serious_violations(page, axe_source()) == []  # the creator's bot section too
     page.click(".tour-remove-bot")
     page.wait_for_function("() => !window.ludothekTournament.players.some(p => p.bot)")
 
@@ -185,6 +186,8 @@ def test_berserk_on_the_game_page_is_pushed_to_the_game_and_the_tournament_page(
         standings.goto(f"{server}/tournaments/{tid}")
         standings.wait_for_selector("#tour-games li.tour-game")
         ann.goto(f"{server}/play/{game['game']}")
+        ann.wait_for_selector("#berserk")
+        assert serious_violations(ann, axe_source()) == []
         ann.click("#berserk")  # the confirmation is accepted
         ann.wait_for_selector(f"#berserk-{seat}")
         assert ann.locator("#berserk").count() == 0  # once only

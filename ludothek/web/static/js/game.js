@@ -572,9 +572,9 @@ function render(page, boardWrap, side, draw) {
   const code = tokens.invite(v.id);
   if (v.open_seat && code) {
     const link = `${location.origin}/play/${v.id}?invite=${code}`;
-    side.append(el("div", { class: "card" }, el("div", { class: "note" }, t("invite_text")), linkBox(link, "invite-link")));
+    side.append(el("div", { class: "card" }, el("div", { class: "note" }, t("invite_text")), linkBox(link, "invite-link", t("invite_text"))));
   }
-  if (v.mode === "online") side.append(el("div", { class: "note" }, t("watch_text"), linkBox(`${location.origin}/play/${v.id}`, "watch-link")));
+  if (v.mode === "online") side.append(el("div", { class: "note" }, t("watch_text"), linkBox(`${location.origin}/play/${v.id}`, "watch-link", t("watch_text"))));
   if (!page.you.length) side.append(el("div", { class: "note" }, t("spectating")));
 
   // actions
@@ -782,8 +782,8 @@ async function replayTo(page, index) {
   page.draw();
 }
 
-function linkBox(link, id) {
-  const input = el("input", { type: "text", readonly: true, value: link, id });
+function linkBox(link, id, label) {
+  const input = el("input", { type: "text", readonly: true, value: link, id, "aria-label": label });
   const button = el("button", { class: "btn", onclick: async () => {
     input.select();
     try { await navigator.clipboard.writeText(link); } catch (e) { document.execCommand && document.execCommand("copy"); }
