@@ -222,7 +222,7 @@ WEB: dict[str, dict[str, str]] = {
     "berserk_you": {"en": "You went berserk: half the time, no increment; a win brings one extra point.",
                     "de": "Du bist auf Berserk gegangen: halbe Bedenkzeit, kein Zuschlag; ein Sieg bringt einen "
                           "Extrapunkt."},
-    "tour_bots": {"en": "Bots", "de": "Bots"},
+    "tour_bots": {"en": "Bots in this tournament", "de": "Bots in diesem Turnier"},
     "tour_bots_note": {"en": "Casual tournaments can have bots: they play their games like any player.",
                        "de": "Ungewertete Turniere können Bots haben: Sie spielen ihre Partien wie alle anderen."},
     "tour_bot_level": {"en": "Bot level", "de": "Bot-Stufe"},
