@@ -124,6 +124,12 @@ def test_a_swiss_of_five_pairs_each_round_with_a_bye_and_tags_rounds(client, clo
     assert sum(s["score"] for s in view["standings"]) == 9
     record = devices["ann"].get(f"/api/games/{view['games'][-2]['game']}/record").text
     assert '[Event "Winter Cup"]' in record and '[Round "3"]' in record
+    # the game page and the archive know the tournament (and link to it)
+    event = {"name": "Winter Cup", "round": "3", "tournament": tid}
+    assert devices["ann"].get(f"/api/games/{view['games'][-2]['game']}").json()["game"]["event"] == event
+    listed = devices["ann"].get("/api/games", params={"player": "ann", "status": "over", "limit": 100}).json()["games"]
+    played = sorted(str(g["round"]) for g in view["games"] if "ann" in (g["first"], g["second"]) and g["second"])
+    assert sorted(g["event"]["round"] for g in listed) == played and {g["event"]["tournament"] for g in listed} == {tid}
 
 
 def test_bad_requests_are_clean_errors(client):

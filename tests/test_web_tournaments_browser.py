@@ -187,6 +187,7 @@ def test_berserk_on_the_game_page_is_pushed_to_the_game_and_the_tournament_page(
         standings.wait_for_selector("#tour-games li.tour-game")
         ann.goto(f"{server}/play/{game['game']}")
         ann.wait_for_selector("#berserk")
+        assert ann.inner_text("#game-event a") == "Trike Arena"  # links to the tournament
         assert serious_violations(ann, axe_source()) == []
         ann.click("#berserk")  # the confirmation is accepted
         ann.wait_for_selector(f"#berserk-{seat}")

@@ -960,6 +960,7 @@ class GameService:
             "clock": self._clock_view(row, state) if row.clock else None,
             "tags": {k: v for k, v in row.tags.items() if not k.startswith("_")},
             "start_roll": start_roll_view(row.tags),
+            "event": _event(row),
             "version": row.version,
             "rematch": row.rematch,
             "rematch_of": row.rematch_of,
@@ -990,6 +991,7 @@ class GameService:
             "options": row.options, "rated": row.rated, "clock": clocks.setting(row.clock), "deadline": row.deadline,
             "your_turn": user is not None and row.mode == "online" and row.to_move is not None
                          and row.user_of(row.to_move) == user,
+            "event": _event(row),
             "created": row.created, "updated": row.updated,
         }
 
@@ -1210,6 +1212,13 @@ def ply_arg(value: Any) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise WebError(400, TEXTS("ply_number", value=str(value)[:30]))
     return value
+
+
+def _event(row: GameRow) -> dict[str, Any] | None:
+    """A tournament game's tournament: {"name", "round" ("-" in an Arena), "tournament": id}."""
+    if "_tournament" not in row.tags:
+        return None
+    return {"name": row.tags.get("Event"), "round": row.tags.get("Round"), "tournament": row.tags["_tournament"]}
 
 
 def _rewind(state: GameState, ply: int) -> None:

@@ -76,6 +76,8 @@ MAX_ROUNDS = 20
 MAX_MINUTES = 600
 MAX_NAME = 60
 MAX_BOTS = 16
+#: a game tag (hidden from records): the id of the tournament that made the game
+TOURNAMENT_TAG = "_tournament"
 
 
 def _score(row: Any) -> float | None:
@@ -347,6 +349,7 @@ class Tournaments:
             spec = {"game": t["game"], "options": t["spec"]["options"], "clock": t["spec"]["clock"],
                     "rated": t["spec"]["rated"], "opponent": "friend", "seat": 0}
             tags = {"Event": t["spec"]["name"], "Round": str(number) if t["kind"] == "swiss" else "-"}
+            tags[TOURNAMENT_TAG] = t["id"]  # the game page and the archive link to the tournament
             if t["kind"] == "arena":
                 tags[berserk.ARENA_TAG] = t["id"]  # its players may go berserk
             game_id = secrets.token_urlsafe(9)

@@ -4,7 +4,7 @@ import { drawBoard, gridDie, dieFace, svg } from "./board.js";
 import { playSound, soundOn, setSoundOn, wantSound } from "./sound.js";
 import { analysisCard, drawArrow, exactOf, lineView, loadAnalysis, markOf, showLine, startAnalysis } from "./analysis.js";
 import { animateMove, finishAnimation, isAnimating, snapshot } from "./animate.js";
-import { clockText, playerLink, ratingDelta, ratingText } from "./setup.js";
+import { clockText, eventLink, playerLink, ratingDelta, ratingText } from "./setup.js";
 import { boardZoom } from "./zoom.js";
 import { chatCard } from "./chat.js";
 
@@ -526,6 +526,7 @@ function render(page, boardWrap, side, draw) {
     if (mine && sources.size && !page.selected) status.append(el("div", { class: "note" }, t("show_legal")));
     side.append(status);
   }
+  if (v.event) side.append(el("div", { class: "note", id: "game-event" }, eventLink(v.event)));
   if (v.start_roll) side.append(el("div", { class: "note", id: "start-roll" }, startRollText(v.start_roll)));
   if (shown.last && shown.last.kind === "roll" && shown.history && shown.history.length) {
     // the roll's outcome follows the roll in its record token (after any cube actions)
