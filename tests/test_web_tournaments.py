@@ -293,3 +293,30 @@ def test_a_player_meets_a_bot_that_moves_by_itself_and_cannot_be_moved_for(clien
 
 def players_of(device):
     return {"ann": device}
+
+
+def test_an_arena_pairs_a_player_with_a_bot_and_bots_with_each_other_until_its_end(client, clock):
+    (ann,) = players(client, ["ann"]).values()
+    tid = ann.post("/api/tournaments", {"kind": "arena", "game": GAME, "minutes": 5}).json()["id"]
+    for _ in range(3):
+        ann.post(f"/api/tournaments/{tid}/bots", {"bot": "random"})
+    clock.now += 1
+    ann.post(f"/api/tournaments/{tid}/join")
+    view = ann.post(f"/api/tournaments/{tid}/start").json()
+    # the bots joined first: random-random (2), then random (3) with ann
+    assert sorted((g["first"], g["second"]) for g in running_games(view)) == [("random", "random (2)"),
+                                                                              ("random (3)", "ann")]
+    # the bots' game ends by itself; they wait for someone other than each other (the Arena's rule)
+    view = pushed_until(client, tid, lambda v: any(g["score"] is not None for g in v["games"]))
+    resign(players_of(ann), next(g for g in running_games(view) if "ann" in (g["first"], g["second"])), "ann")
+    view = ann.get(f"/api/tournaments/{tid}").json()  # all four waiting: no rematch
+    again = running_games(view)
+    assert len(again) == 2 and all(frozenset((g["first"], g["second"])) not in (
+        frozenset(("random", "random (2)")), frozenset(("random (3)", "ann"))) for g in again)
+    resign(players_of(ann), next(g for g in again if "ann" in (g["first"], g["second"])), "ann")
+    clock.now += 5 * 60  # the end: the bots' game still on is played out, nobody is paired again
+    view = pushed_until(client, tid, lambda v: v["status"] == "over")
+    assert len(view["games"]) == 4 and all(g["score"] is not None for g in view["games"])
+    table = {s["player"]: s for s in view["standings"]}
+    assert table["ann"]["points"] == 0 and table["ann"]["games"] == 2 and table["random (3)"]["points"] >= 2
+    assert sum(s["games"] for s in view["standings"]) == 8 and all(s["bot"] for s in view["standings"][:3])
