@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ludothek.tournament.swiss import Game, PairingError, pair_round, standings
+from ludothek.tournament.swiss import Game, PairingError, _halves, _matchings, _players, pair_round, standings
 
 PLAYERS = ["A", "B", "C", "D", "E"]  # initial ranking: A is number 1
 
@@ -148,7 +148,6 @@ def test_a_player_moved_down_is_paired_first_and_colour_wishes_outrank_the_order
 # d) 4-7, e) 3-6, f) 2-5, g) 3-7, h) 2-6, i) 2-7 and of two players j) 34-56, k) 34-57, l) 24-56,
 # m) 34-67, n) 24-57, o) 23-56, p) 24-67, q) 23-57, r) 23-67 (the example leaves out players 1
 # and 8); with 7 players (S1 = 1-3) the same after taking 1 from every number.
-from ludothek.tournament.swiss import _halves, _matchings, _players  # noqa: E402
 
 FIDE_TRANSPOSITIONS = ["5678", "5687", "5768", "5786", "5867", "5876", "6578", "6587"]
 FIDE_ONE = [("4", "5"), ("4", "6"), ("3", "5"), ("4", "7"), ("3", "6"), ("2", "5"), ("3", "7"), ("2", "6"), ("2", "7")]

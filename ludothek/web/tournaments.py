@@ -59,8 +59,8 @@ TEXTS = Catalog("tournaments", {
     "players": ("a tournament needs two players or more (it has {count})",
                 "ein Turnier braucht mindestens zwei Spieler (es hat {count})"),
     "rated_bots": ("a rated tournament takes no bots (bots have no rating); make the tournament casual to invite bots",
-                   "ein gewertetes Turnier nimmt keine Bots auf (Bots haben keine Wertung); lege es ungewertet an, "
-                   "um Bots einzuladen"),
+                   ("ein gewertetes Turnier nimmt keine Bots auf (Bots haben keine Wertung); lege es ungewertet an, "
+                    "um Bots einzuladen")),
     "inviter": ("only the tournament's creator can invite bots", "nur wer das Turnier angelegt hat, kann Bots einladen"),
     "bot_level": ("there is no bot {value} for {game}; the bots are {bots}",
                   "für {game} gibt es keinen Bot {value}; die Bots sind {bots}"),
