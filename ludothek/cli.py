@@ -128,14 +128,17 @@ class Finite(click.FloatRange):
 
 
 class FilePath(click.Path):
-    """A file path; one with a NUL character (which no file system takes) is a usage error."""
+    """A file path (``directory``: a directory's); one with a NUL character (which no file
+    system takes) is a usage error."""
 
-    def __init__(self) -> None:
-        super().__init__(dir_okay=False)
+    def __init__(self, directory: bool = False) -> None:
+        super().__init__(dir_okay=directory, file_okay=not directory)
+        self.directory = directory
 
     def convert(self, value: Any, param: Any, ctx: Any) -> Any:
         if "\0" in str(value):
-            self.fail(f"{str(value)[:60]!r} is not a file name: it contains a NUL character", param, ctx)
+            what = "a directory name" if self.directory else "a file name"
+            self.fail(f"{str(value)[:60]!r} is not {what}: it contains a NUL character", param, ctx)
         return super().convert(value, param, ctx)
 
 
@@ -635,7 +638,7 @@ def match(game: str, agent_a: str, agent_b: str, games_count: int, workers: int,
 @click.option("--event", default=None, metavar="NAME", help="The records' Event tag (default: kind, players, game).")
 @click.option("--workers", type=click.IntRange(1), default=1, show_default=True,
               help="Processes playing a Swiss round's games (an Arena plays one game at a time).")
-@click.option("--records", "records_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
+@click.option("--records", "records_dir", type=FilePath(directory=True), default=None, metavar="DIR",
               help="Save every game's record in DIR (with Event and Round tags).")
 @click.option("--size", type=int, metavar="N", help="Board size, for games with a size option.")
 @click.option("--option", "-o", "option", multiple=True, metavar="NAME=VALUE", help="A game option (repeatable).")

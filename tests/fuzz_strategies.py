@@ -699,12 +699,12 @@ def game_option_args(ch: Chooser, spec: StateSpec, state: ludothek.GameState) ->
     return args
 
 
-def gen_cli_case(ch: Chooser, game: str | None = None) -> CliCase:
-    """An argument list for ``ludothek``: a verb with mostly valid arguments for a random
-    game, numbers from an odd pool, then maybe mutated (drop, duplicate, insert, edit)."""
+def gen_cli_case(ch: Chooser, game: str | None = None, verb: str | None = None) -> CliCase:
+    """An argument list for ``ludothek``: a verb (``verb``, or any) with mostly valid arguments
+    for a random game, numbers from an odd pool, then maybe mutated (drop, duplicate, insert, edit)."""
     spec, state = gen_state(ch, game, max_plies=12, finish=0.05)
     verbs = [v for v in cli_verbs() if v not in NEVER_RUN] + ["--help", "--version", "nosuchverb"]
-    verb = ch.choice(verbs)
+    verb = verb or ch.choice(verbs)
     name = game_name(ch, spec.game)
     moves = [state_move for state_move in _move_texts(spec)]
     protected: list[str] = []  # put in after mutation, before the fuzzed options (which override them)
@@ -809,6 +809,26 @@ def gen_cli_case(ch: Chooser, game: str | None = None) -> CliCase:
                      ch.choice(["0", "-1", "x", "nan", "2", str(2**70), ""])]
         if ch.coin(0.2):
             args += ["--agents", ch.choice(["random", "bot:9,random", ",", "alien,random", ""])]
+    elif verb == "tournament":  # between random players: a few quick games at most
+        opts = [o for o in game_option_args(ch, spec, state) if o != "-p"]
+        kind = ch.choice(["--swiss", "--swiss", "--arena"])
+        length = ch.choice(["1", "2", "0", "-1", "x", "nan", "inf", "1e30", "", "0.01", str(2**70), "²"])
+        players = ch.choice(["random,random", "random,random,random", "random", "", ",", "random,,random",
+                             "random,alien", "bot:9,random", "random,random,random,random,random",
+                             ",".join(["random"] * 12), "random," + "x" * 5000, "random,\x00"])
+        args = ["tournament", name, kind, length, "--players", players, *opts]
+        if ch.coin(0.15):
+            args += ["--swiss" if kind == "--arena" else "--arena", "1"]  # both kinds at once
+        if ch.coin(0.3):
+            args += ["--records", ch.choice(["recs", "", "/", "\x00", ".", "recs/../recs"])]
+        if ch.coin(0.2):
+            args += ["--event", ch.choice(["", "\x00", "x" * 5000, "Cup <b>", "a\nb"])]
+        if ch.coin(0.2):
+            args += ["--seed", ch.choice(NUMBERS)]
+        if ch.coin(0.2):
+            args += ["--workers", ch.choice(["1", "0", "-1", "x", "nan"])]
+        if ch.coin(0.2):
+            args.append("--json")
     else:
         args = [verb]
     if ch.coin(0.1):
@@ -844,7 +864,8 @@ def gen_cli_case(ch: Chooser, game: str | None = None) -> CliCase:
 #: options whose valid values make a call run long: the largest value fuzzing passes on, and
 #: the value put in its place (invalid values such as nan, -1 or 1e30 pass unchanged)
 COSTLY = {"--seconds": (0.5, "0.1"), "--iterations": (200, "20"), "-n": (4, "2"), "--workers": (1, "1"),
-          "--seconds-per-move": (0.01, "0.001"), "--opening-plies": (40, "3"), "--top": (1000, "10")}
+          "--seconds-per-move": (0.01, "0.001"), "--opening-plies": (40, "3"), "--top": (1000, "10"),
+          "--arena": (0.02, "0.01"), "--swiss": (3, "2")}
 
 
 def _number(text: str) -> float | None:
@@ -1147,8 +1168,8 @@ def agent_cases(game: str | None = None) -> st.SearchStrategy[AgentCase]:
     return strategy(gen_agent_case, game)
 
 
-def cli_cases(game: str | None = None) -> st.SearchStrategy[CliCase]:
-    return strategy(gen_cli_case, game)
+def cli_cases(game: str | None = None, verb: str | None = None) -> st.SearchStrategy[CliCase]:
+    return strategy(gen_cli_case, game, verb)
 
 
 def web_cases(slots: Sequence[dict[str, Any]]) -> st.SearchStrategy[WebCase]:

@@ -19,3 +19,11 @@ def _warm() -> None:
 @given(case=cli_cases())
 def test_cli(case: CliCase) -> None:
     check_cli(case)
+
+
+@fuzz(60)
+@given(case=cli_cases(verb="tournament"))
+def test_tournament_verb(case: CliCase) -> None:
+    """Hostile arguments to ``ludothek tournament`` (issue 32): one clean error line, never a
+    traceback; valid ones run a short Swiss or Arena between random players."""
+    check_cli(case)

@@ -30,7 +30,7 @@ ENGLISH = {"the", "is", "are", "not", "must", "move", "moves", "white", "black",
            "of", "to", "no", "be", "has", "needs", "should", "which"}
 # German texts that may be the same as the English ones (names, symbols, pure placeholders)
 SAME = re.compile(r"^[\W\d_]*(\{\w+\}[\W\d_]*)*$|^(Ludothek|Trike|Trigeo|Hexalit|Bitis|Eins!|Live|online|Computer|"
-                  r"Details|A|B|Arena|Buchholz|Sonneborn-Berger)$")
+                  r"Details|A|B|Arena|Berserk|Buchholz|Sonneborn-Berger)$")
 
 
 def import_everything() -> None:

@@ -231,7 +231,7 @@ def test_websocket_errors_in_the_language_of_the_page(client):
         reply = ws.receive_json()
         assert reply == {"type": "error", "status": 400, "ref": 1, "key": "web.unknown_type",
                          "error": "unbekannter Nachrichtentyp 'dance' (auth, ping, move, undo, resign, claim, offer, "
-                                  "answer, withdraw, abort, chat, chat_history)"}
+                                  "answer, withdraw, abort, berserk, chat, chat_history)"}
         ws.send_json({"type": "move", "token": token, "move": "z99", "ref": 2})
         reply = ws.receive_json()
         expected = engine_error("trike", {"size": 7}, [], "z99")

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ludothek.tournament.swiss import Game, PairingError, pair_round, standings
+from ludothek.tournament.swiss import Game, PairingError, _halves, _matchings, _players, pair_round, standings
 
 PLAYERS = ["A", "B", "C", "D", "E"]  # initial ranking: A is number 1
 
@@ -137,3 +138,87 @@ def test_a_player_moved_down_is_paired_first_and_colour_wishes_outrank_the_order
     # moves down to F, who had white: C white.
     rounds = [[Game("F", "A", 0.0), Game("B", "E", 0.5), Game("D", "C", 0.5)]]
     assert _pairs(pair_round(names, rounds)) == [("A", "B"), ("E", "D"), ("C", "F")]
+
+
+# ---------------------------------------------------------------------------- FIDE's published examples
+# The FIDE handbook's example of the Dutch system's transpositions and exchanges (the 2012 text,
+# C.04.1 D "Transposition and Exchange Procedures": S1 = players 1-4, S2 = 5-8 of one score
+# bracket). Its facts, in our words: transpositions of S2 go in ascending numerical order
+# (5678, 5687, 5768, ...); exchanges of one player come in the order a) 4-5, b) 4-6, c) 3-5,
+# d) 4-7, e) 3-6, f) 2-5, g) 3-7, h) 2-6, i) 2-7 and of two players j) 34-56, k) 34-57, l) 24-56,
+# m) 34-67, n) 24-57, o) 23-56, p) 24-67, q) 23-57, r) 23-67 (the example leaves out players 1
+# and 8); with 7 players (S1 = 1-3) the same after taking 1 from every number.
+
+FIDE_TRANSPOSITIONS = ["5678", "5687", "5768", "5786", "5867", "5876", "6578", "6587"]
+FIDE_ONE = [("4", "5"), ("4", "6"), ("3", "5"), ("4", "7"), ("3", "6"), ("2", "5"), ("3", "7"), ("2", "6"), ("2", "7")]
+FIDE_TWO = [("34", "56"), ("34", "57"), ("24", "56"), ("34", "67"), ("24", "57"), ("23", "56"), ("24", "67"),
+            ("23", "57"), ("23", "67")]
+
+
+def _fresh(count):
+    names = [str(n) for n in range(1, count + 1)]
+    table = _players(names, [])
+    return [table[name] for name in names]
+
+
+def _exchanges_seen(count, size, leave_out):
+    """The exchanges of ``size`` players that :func:`_halves` tries, in its order, as (S1 players
+    moved to S2, S2 players moved to S1), leaving out those involving ``leave_out``."""
+    bracket = _fresh(count)
+    top = {p.name for p in bracket[: count // 2]}
+    seen = []
+    for s1, _ in _halves(bracket, count // 2):
+        names = {p.name for p in s1}
+        out, into = "".join(sorted(top - names)), "".join(sorted(names - top))
+        if len(out) == size and not set(out + into) & leave_out:
+            seen.append((out, into))
+    return seen
+
+
+def test_transpositions_of_s2_follow_fides_example():
+    bracket = _fresh(8)
+    orders = ["".join(p.name for p in order) for order in _matchings(bracket[:4], bracket[4:])]
+    assert orders[: len(FIDE_TRANSPOSITIONS)] == FIDE_TRANSPOSITIONS
+    assert orders == sorted(orders) and len(orders) == 24  # all of them, in ascending order
+
+
+def test_the_natural_split_comes_first_then_exchanges_in_fides_order():
+    s1, s2 = next(_halves(_fresh(8), 4))
+    assert [p.name for p in s1] == ["1", "2", "3", "4"] and [p.name for p in s2] == ["5", "6", "7", "8"]
+    assert _exchanges_seen(8, 1, {"1", "8"}) == FIDE_ONE
+    assert _exchanges_seen(8, 2, {"1", "8"}) == FIDE_TWO
+    # all one-player exchanges come before any two-player one
+    sizes = [len(out) for out, _ in _exchanges_seen(8, 1, set()) + _exchanges_seen(8, 2, set())]
+    assert sizes == sorted(sizes)
+
+
+def test_an_odd_bracket_exchanges_as_fides_example_less_one():
+    less_one = [(str(int(a) - 1), str(int(b) - 1)) for a, b in FIDE_ONE]
+    assert _exchanges_seen(7, 1, {"7"}) == less_one
+
+
+def test_a_forced_transposition_is_the_next_in_fides_order():
+    """Round 2 of eight players who all drew round 1 (one score bracket, S1 = 1-4, S2 = 5-8): the
+    natural 1-5 2-6 3-7 4-8 repeats round 1, so a transposition of S2 is needed. Every
+    transposition that avoids the repeats and meets the colour wishes equally well is a
+    candidate; the pairing is the first such one in FIDE's order."""
+    names = [str(n) for n in range(1, 9)]
+    first = pair_round(names, [])
+    assert [(g.white, g.black) for g in first] == [("1", "5"), ("6", "2"), ("3", "7"), ("8", "4")]
+    drawn = [Game(g.white, g.black, 0.5) for g in first]
+    second = pair_round(names, [drawn])
+    pairs = {frozenset((g.white, g.black)) for g in second}
+    # 1, 3, 6, 8 had white and want black, 2, 4, 5, 7 the other way round: the first transposition
+    # of 5678 in FIDE's order that repeats no game and pairs each wish for black with one for white
+    wants_black = {"1", "3", "6", "8"}
+    met = {frozenset(("1", "5")), frozenset(("2", "6")), frozenset(("3", "7")), frozenset(("4", "8"))}
+    expected = None
+    for order in sorted(itertools.permutations("5678")):
+        candidate = {frozenset((a, b)) for a, b in zip("1234", order)}
+        if candidate & met:
+            continue
+        if all(len({a, b} & wants_black) == 1 for a, b in (tuple(c) for c in candidate)):
+            expected = candidate
+            break
+    assert expected == {frozenset(p) for p in (("1", "7"), ("2", "8"), ("3", "5"), ("4", "6"))}
+    assert pairs == expected

@@ -40,11 +40,11 @@ def schema_diff(engine) -> list:
 def test_a_fresh_database_gets_the_schema_of_store_metadata(engine):
     assert migrations.current(engine) is None
     migrations.upgrade(engine)
-    assert migrations.current(engine) == migrations.head() == "0011"
+    assert migrations.current(engine) == migrations.head() == "0012"
     # empty once store.py's tables match the newest revision
     assert schema_diff(engine) == []
     migrations.upgrade(engine)  # up to date: nothing to do
-    assert migrations.current(engine) == "0011"
+    assert migrations.current(engine) == "0012"
 
 
 def test_a_database_from_before_migrations_is_stamped_and_upgraded(engine):
@@ -57,7 +57,7 @@ def test_a_database_from_before_migrations_is_stamped_and_upgraded(engine):
         ))
     assert migrations.current(engine) is None
     migrations.upgrade(engine)
-    assert migrations.current(engine) == "0011"
+    assert migrations.current(engine) == "0012"
     with engine.connect() as conn:
         assert conn.execute(text("SELECT id, creator FROM games")).all() == [("g1", None)]
     assert schema_diff(engine) == []
@@ -147,7 +147,7 @@ def test_a_sqlite_database_of_the_previous_version_upgrades_in_place(tmp_path):
     before.dispose()
     app = create_app(str(path), bot_executor="thread", rate_limits="off", warm=False)
     with TestClient(app) as client:
-        assert migrations.current(app.state.store.engine) == "0011"
+        assert migrations.current(app.state.store.engine) == "0012"
         hotseat, online, bot = old["hotseat"], old["online"], old["bot"]
         games = {g["id"]: g for g in client.get("/api/games?limit=10").json()["games"]}
         assert set(games) == {hotseat["id"], online["id"], bot["id"]}
@@ -200,7 +200,7 @@ def test_a_sqlite_database_with_accounts_upgrades_to_ratings_and_the_lobby(tmp_p
     online = old["online"]
     app = create_app(str(path), bot_executor="thread", rate_limits="off", warm=False)
     with TestClient(app) as first, TestClient(app) as second:
-        assert migrations.current(app.state.store.engine) == "0011"
+        assert migrations.current(app.state.store.engine) == "0012"
         to_move = online["to_seat"]
         clients = [first, second]
         for seat, client in enumerate(clients):
@@ -271,7 +271,7 @@ def test_processes_starting_at_once_migrate_once(backend, request, tmp_path):
         assert process.returncode == 0, err
     engine = create_engine(url)
     try:
-        assert migrations.current(engine) == "0011"
+        assert migrations.current(engine) == "0012"
         with engine.connect() as conn:
             assert conn.execute(text("SELECT count(*) FROM alembic_version")).scalar() == 1
         assert schema_diff(engine) == []

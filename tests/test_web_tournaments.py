@@ -124,6 +124,12 @@ def test_a_swiss_of_five_pairs_each_round_with_a_bye_and_tags_rounds(client, clo
     assert sum(s["score"] for s in view["standings"]) == 9
     record = devices["ann"].get(f"/api/games/{view['games'][-2]['game']}/record").text
     assert '[Event "Winter Cup"]' in record and '[Round "3"]' in record
+    # the game page and the archive know the tournament (and link to it)
+    event = {"name": "Winter Cup", "round": "3", "tournament": tid}
+    assert devices["ann"].get(f"/api/games/{view['games'][-2]['game']}").json()["game"]["event"] == event
+    listed = devices["ann"].get("/api/games", params={"player": "ann", "status": "over", "limit": 100}).json()["games"]
+    played = sorted(str(g["round"]) for g in view["games"] if "ann" in (g["first"], g["second"]) and g["second"])
+    assert sorted(g["event"]["round"] for g in listed) == played and {g["event"]["tournament"] for g in listed} == {tid}
 
 
 def test_bad_requests_are_clean_errors(client):
@@ -154,3 +160,162 @@ def test_a_players_tournaments_and_places_are_on_his_profile(client):
     results = devices["bob"].get(f"/api/users/{game['first']}/tournaments").json()["tournaments"]
     assert [(r["name"], r["rank"], r["players"], r["status"]) for r in results] == [("Duel", 1, 2, "over")]
     assert devices["bob"].get("/api/users/nobody/tournaments").json() == {"tournaments": []}
+
+
+def test_berserk_in_an_arena_halves_the_clock_drops_the_increment_and_scores_the_extra_point(client, clock):
+    devices = players(client, ["ann", "bob", "cid"])
+    tid = devices["ann"].post("/api/tournaments", {"kind": "arena", "game": GAME, "minutes": 10,
+                                                   "clock": {"minutes": 2, "increment": 3}}).json()["id"]
+    for name in ("ann", "bob"):
+        devices[name].post(f"/api/tournaments/{tid}/join")
+    view = devices["ann"].post(f"/api/tournaments/{tid}/start").json()
+    (game,) = running_games(view)
+    assert game["berserk"] == [False, False]
+    first, second = devices[game["first"]], devices[game["second"]]
+    path = f"/api/games/{game['game']}"
+    shown = first.get(path).json()["game"]
+    assert shown["berserk"] == {"done": [False, False], "may": [True, True]}
+    # the second player goes berserk before his first move: half his time, no increment
+    answer = second.post(f"{path}/berserk", {})
+    assert answer.status_code == 200, answer.text
+    shown = answer.json()["game"]
+    assert shown["berserk"] == {"done": [False, True], "may": [True, False]}
+    assert shown["clock"]["remaining"] == [120000, 60000] and shown["clock"]["berserk"] == [False, True]
+    again = second.post(f"{path}/berserk", {})
+    assert again.status_code == 409 and "already" in again.text
+    spectator = devices["cid"].post(f"{path}/berserk", {})
+    assert spectator.status_code == 403
+    # the first player moves: too late for him to go berserk
+    move = first.get(path).json()["game"]["moves"][0]["move"]
+    assert first.post(f"{path}/move", {"move": move}).status_code == 200
+    late = first.post(f"{path}/berserk", {})
+    assert late.status_code == 409 and "first move" in late.text
+    # a first move costs no time; after that the first player gets his increment, the berserk one none
+    for device in (second, first, second):
+        clock.now += 10
+        move = device.get(path).json()["game"]["moves"][0]["move"]
+        shown = device.post(f"{path}/move", {"move": move}).json()["game"]
+    assert shown["clock"]["remaining"] == [120000 + 3000 - 10000 + 3000, 60000 - 10000]
+    # the tournament page shows it at once; the berserk player wins: 2 + 1 points
+    view = devices["cid"].get(f"/api/tournaments/{tid}").json()
+    assert running_games(view)[0]["berserk"] == [False, True]
+    resign(devices, game, game["first"])
+    view = devices["cid"].get(f"/api/tournaments/{tid}").json()
+    table = {s["player"]: s for s in view["standings"]}
+    assert table[game["second"]]["points"] == 3 and table[game["second"]]["sheet"] == [3]
+    assert table[game["second"]]["berserk"] == 1 and table[game["first"]]["points"] == 0
+    assert first.post(f"{path}/berserk", {}).status_code == 409  # the game is over
+
+
+def test_berserk_is_refused_outside_arena_games(client):
+    devices = players(client, ["ann", "bob"])
+    tid = devices["ann"].post("/api/tournaments", {"kind": "swiss", "game": GAME, "rounds": 1,
+                                                   "clock": {"minutes": 2, "increment": 0}}).json()["id"]
+    for d in devices.values():
+        d.post(f"/api/tournaments/{tid}/join")
+    (game,) = running_games(devices["ann"].post(f"/api/tournaments/{tid}/start").json())
+    path = f"/api/games/{game['game']}"
+    assert devices["ann"].get(path).json()["game"]["berserk"] is None
+    refused = devices["ann"].post(f"{path}/berserk", {})
+    assert refused.status_code == 403 and "Arena" in refused.text
+
+
+def pushed_until(client, tid, done):
+    """The tournament's views as its websocket pushes them, until ``done(view)``."""
+    with client.websocket_connect(f"/ws/tournaments/{tid}") as ws:
+        while True:
+            view = ws.receive_json()
+            if done(view):
+                return view
+
+
+def test_bots_are_invited_to_a_casual_tournament_only_by_its_creator(client):
+    devices = players(client, ["ann", "bob"])
+    ann, bob = devices["ann"], devices["bob"]
+    rated = ann.post("/api/tournaments", {"kind": "swiss", "game": GAME, "rounds": 1, "rated": True}).json()["id"]
+    refused = ann.post(f"/api/tournaments/{rated}/bots", {"bot": "bot:1"})
+    assert refused.status_code == 409 and "rated" in refused.text and "casual" in refused.text
+    tid = ann.post("/api/tournaments", {"kind": "swiss", "game": GAME, "rounds": 1}).json()["id"]
+    assert bob.post(f"/api/tournaments/{tid}/bots", {"bot": "bot:1"}).status_code == 403
+    assert Device(client).post(f"/api/tournaments/{tid}/bots", {"bot": "bot:1"}).status_code == 401
+    for bad in ("bot:9", "mcts:100000", None, ["bot:1"]):
+        response = ann.post(f"/api/tournaments/{tid}/bots", {"bot": bad})
+        assert response.status_code == 400 and "bot:1" in response.text, response.text
+    view = ann.post(f"/api/tournaments/{tid}/bots", {"bot": "bot:2"}).json()
+    view = ann.post(f"/api/tournaments/{tid}/bots", {"bot": "bot:2"}).json()
+    assert [(p["name"], p["bot"]) for p in view["players"]] == [("bot:2", "bot:2"), ("bot:2 (2)", "bot:2")]
+    view = ann.post(f"/api/tournaments/{tid}/bots/remove", {"bot": "bot:2"}).json()
+    assert [p["name"] for p in view["players"]] == ["bot:2"]  # the one left is simply bot:2
+    assert ann.post(f"/api/tournaments/{tid}/bots/remove", {"bot": "nobody"}).status_code == 409
+    bob.post(f"/api/tournaments/{tid}/join")
+    ann.post(f"/api/tournaments/{tid}/start")
+    late = ann.post(f"/api/tournaments/{tid}/bots", {"bot": "bot:1"})
+    assert late.status_code == 409 and "started" in late.text
+
+
+def test_a_swiss_of_bots_plays_itself_to_the_end_through_the_bot_runner(client):
+    (ann,) = players(client, ["ann"]).values()
+    tid = ann.post("/api/tournaments", {"kind": "swiss", "game": GAME, "rounds": 2, "name": "Bot ladder"}).json()["id"]
+    for level in ("bot:1", "random", "random", "random"):
+        assert ann.post(f"/api/tournaments/{tid}/bots", {"bot": level}).status_code == 200
+    view = ann.post(f"/api/tournaments/{tid}/start").json()
+    assert [(g["first"], g["second"]) for g in view["games"]] == [("bot:1", "random (2)"), ("random (3)", "random")]
+    view = pushed_until(client, tid, lambda v: v["status"] == "over")
+    assert len(view["games"]) == 4 and all(g["score"] is not None for g in view["games"])
+    assert sum(s["score"] for s in view["standings"]) == 4 and all(s["bot"] for s in view["standings"])
+    game = view["games"][-1]
+    shown = ann.get(f"/api/games/{game['game']}").json()["game"]
+    assert [s["kind"] for s in shown["seats"]] == ["bot", "bot"] and shown["status"] == "over"
+    record = ann.get(f"/api/games/{game['game']}/record").text
+    assert '[Event "Bot ladder"]' in record and '[Round "2"]' in record and f'"{game["first"].split()[0]}"' in record
+
+
+def test_a_player_meets_a_bot_that_moves_by_itself_and_cannot_be_moved_for(client, clock):
+    (ann,) = players(client, ["ann"]).values()
+    tid = ann.post("/api/tournaments", {"kind": "swiss", "game": GAME, "rounds": 1}).json()["id"]
+    ann.post(f"/api/tournaments/{tid}/bots", {"bot": "random"})
+    clock.now += 1
+    ann.post(f"/api/tournaments/{tid}/join")  # the bot was first: it has white on board 1
+    (game,) = running_games(ann.post(f"/api/tournaments/{tid}/start").json())
+    assert (game["first"], game["second"]) == ("random", "ann")
+    path = f"/api/games/{game['game']}"
+    with client.websocket_connect(f"/ws/games/{game['game']}") as ws:  # the bot's first move is pushed
+        shown = ann.get(path).json()["game"]
+        while shown["plies"] == 0:
+            message = ws.receive_json()
+            shown = message.get("game", shown) if message.get("type") == "state" else shown
+    assert shown["seats"][0] == {"kind": "bot", "agent": "random"} and shown["seats"][1]["name"] == "ann"
+    assert shown["to_seat"] == 1 and ann.get(path).json()["you"] == [1]
+    resign(players_of(ann), game, "ann")
+    view = ann.get(f"/api/tournaments/{tid}").json()
+    assert view["status"] == "over" and view["standings"][0]["player"] == "random"
+
+
+def players_of(device):
+    return {"ann": device}
+
+
+def test_an_arena_pairs_a_player_with_a_bot_and_bots_with_each_other_until_its_end(client, clock):
+    (ann,) = players(client, ["ann"]).values()
+    tid = ann.post("/api/tournaments", {"kind": "arena", "game": GAME, "minutes": 5}).json()["id"]
+    for _ in range(3):
+        ann.post(f"/api/tournaments/{tid}/bots", {"bot": "random"})
+    clock.now += 1
+    ann.post(f"/api/tournaments/{tid}/join")
+    view = ann.post(f"/api/tournaments/{tid}/start").json()
+    # the bots joined first: random-random (2), then random (3) with ann (the bots' game may be over already)
+    assert sorted((g["first"], g["second"]) for g in view["games"]) == [("random", "random (2)"), ("random (3)", "ann")]
+    # the bots' game ends by itself; they wait for someone other than each other (the Arena's rule)
+    view = pushed_until(client, tid, lambda v: any(g["score"] is not None for g in v["games"]))
+    resign(players_of(ann), next(g for g in running_games(view) if "ann" in (g["first"], g["second"])), "ann")
+    view = ann.get(f"/api/tournaments/{tid}").json()  # all four waiting: no rematch
+    again = view["games"][2:]  # the bots' new game may be over already
+    assert len(again) == 2 and all(frozenset((g["first"], g["second"])) not in (
+        frozenset(("random", "random (2)")), frozenset(("random (3)", "ann"))) for g in again)
+    resign(players_of(ann), next(g for g in again if "ann" in (g["first"], g["second"])), "ann")
+    clock.now += 5 * 60  # the end: the bots' game still on is played out, nobody is paired again
+    view = pushed_until(client, tid, lambda v: v["status"] == "over")
+    assert len(view["games"]) == 4 and all(g["score"] is not None for g in view["games"])
+    table = {s["player"]: s for s in view["standings"]}
+    assert table["ann"]["points"] == 0 and table["ann"]["games"] == 2 and table["random (3)"]["points"] >= 2
+    assert sum(s["games"] for s in view["standings"]) == 8 and all(s["bot"] for s in view["standings"][:3])

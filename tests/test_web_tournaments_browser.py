@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from .browser import checked_page, require_browser, shot
+from .servers import Server
 from .test_web_a11y_browser import axe_source, serious_violations
 from .test_web_accounts_browser import log_in
 
@@ -17,6 +18,16 @@ pytest.importorskip("argon2")
 
 GAME = "trike"
 PASSWORD = "a long table top"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The browser tests' server, without the limit of new accounts per address: this module
+    signs up more players from 127.0.0.1 than an hour allows one address."""
+    running = Server(str(tmp_path_factory.mktemp("web") / "tournaments.sqlite3"),
+                     "--rate-limits", "move=100/second", "--login-limits", "off")
+    yield running.base
+    running.stop()
 
 
 class Player:
@@ -78,6 +89,14 @@ def test_an_account_creates_an_arena_on_the_page(page, server):
     page.click("#tour-join")
     page.wait_for_selector("#tour-withdraw")
     assert "arenamaker" in page.inner_text("#tour-standings")
+    # the creator of a casual tournament invites a bot level; it shows in the standings, without a profile link
+    page.select_option("#tour-bot-level", "bot:2")
+    page.click("#tour-invite-bot")
+    page.wait_for_selector("#tour-standings .tour-bot")
+    assert "bot:2" in page.inner_text("#tour-standings .tour-bot")
+    assert serious_violations(page, axe_source()) == []  # the creator's bot section too
+    page.click(".tour-remove-bot")
+    page.wait_for_function("() => !window.ludothekTournament.players.some(p => p.bot)")
 
 
 def test_axe_finds_nothing_serious_on_the_tournament_pages(page, server):
@@ -157,3 +176,78 @@ def test_an_arena_of_four_runs_to_its_end_on_the_page(page, server):
     assert max(table.values()) >= 4 and sum(s["games"] for s in view["standings"]) == 12
     assert "over" in page.inner_text("#tour-status") or "beendet" in page.inner_text("#tour-status")
     shot(page, "tournament-arena-over")
+
+
+def test_berserk_on_the_game_page_is_pushed_to_the_game_and_the_tournament_page(browser, server):
+    bob = Player(server, "kbob")
+    tid = bob.post("/api/tournaments", {"kind": "arena", "game": GAME, "minutes": 30,
+                                        "clock": {"minutes": 3, "increment": 2}})["id"]
+    bob.post(f"/api/tournaments/{tid}/join")
+    with checked_page(browser) as ann, checked_page(browser) as watcher, checked_page(browser) as standings:
+        log_in(ann, server, "kann", PASSWORD, signup=True)
+        ann.goto(f"{server}/tournaments/{tid}")
+        ann.click("#tour-join")
+        ann.wait_for_selector("#tour-withdraw")
+        (game,) = [g for g in bob.post(f"/api/tournaments/{tid}/start")["games"] if g["score"] is None]
+        seat = [game["first"], game["second"]].index("kann")
+        watcher.goto(f"{server}/play/{game['game']}")
+        watcher.wait_for_selector("#status")
+        assert watcher.locator("#berserk").count() == 0  # a spectator has no button
+        standings.goto(f"{server}/tournaments/{tid}")
+        standings.wait_for_selector("#tour-games li.tour-game")
+        ann.goto(f"{server}/play/{game['game']}")
+        ann.wait_for_selector("#berserk")
+        assert ann.inner_text("#game-event a") == "Trike Arena"  # links to the tournament
+        assert serious_violations(ann, axe_source()) == []
+        ann.click("#berserk")  # the confirmation is accepted
+        ann.wait_for_selector(f"#berserk-{seat}")
+        assert ann.locator("#berserk").count() == 0  # once only
+        # pushed: the spectator's game page and the tournament page show it without a reload
+        watcher.wait_for_selector(f"#berserk-{seat}")
+        assert "kann" in watcher.inner_text(f"#berserk-{seat}")
+        standings.wait_for_function(f"() => window.ludothekTournament.games[0].berserk[{seat}] === true")
+        assert "⚔" in standings.inner_text("#tour-games")
+        shot(ann, "tournament-berserk")
+        # the berserk player wins: 3 points in the standings
+        bob.post(f"/api/games/{game['game']}/resign")
+        standings.wait_for_function("() => window.ludothekTournament.standings[0].points === 3")
+        assert standings.evaluate("() => window.ludothekTournament.standings[0].player") == "kann"
+
+
+@pytest.fixture()
+def two_on_postgres(postgres_url):
+    """Servers A and B on one PostgreSQL database (as behind a load balancer): their base URLs."""
+    pytest.importorskip("psycopg")
+    started = []
+    try:
+        for _ in range(2):
+            started.append(Server(postgres_url, "--bots", "thread", "--rate-limits", "off"))
+        yield [s.base for s in started]
+    finally:
+        for s in started:
+            s.stop()
+
+
+def test_a_tournament_page_on_server_b_shows_what_players_do_on_server_a(page, two_on_postgres):
+    a, b = two_on_postgres
+    players = {name: Player(a, name) for name in ("pgann", "pgbob", "pgcid")}
+    tid = players["pgann"].post("/api/tournaments", {"kind": "swiss", "game": GAME, "rounds": 1,
+                                                     "name": "Two servers"})["id"]
+    players["pgann"].post(f"/api/tournaments/{tid}/join")
+    page.goto(f"{b}/tournaments/{tid}")
+    page.wait_for_selector("#tour-standings")
+    assert page.locator("#tour-standings tbody tr").count() == 1
+    # a player joins on A: B's page shows him without a reload
+    players["pgbob"].post(f"/api/tournaments/{tid}/join")
+    page.wait_for_function("() => window.ludothekTournament.players.length === 2")
+    assert "pgbob" in page.inner_text("#tour-standings")
+    # the start and a result on A: B's page shows the game, then its result and the tournament over
+    players["pgcid"].post(f"/api/tournaments/{tid}/join")
+    view = players["pgann"].post(f"/api/tournaments/{tid}/start")
+    page.wait_for_selector("#tour-games li.tour-game")
+    (game,) = [g for g in view["games"] if g["second"] is not None]
+    players[game["second"]].post(f"/api/games/{game['game']}/resign")
+    page.wait_for_function("() => window.ludothekTournament.status === 'over'")
+    assert "1–0" in page.inner_text("#tour-games")
+    table = page.evaluate("() => window.ludothekTournament.standings")
+    assert {s["player"]: s["score"] for s in table}[game["first"]] == 1

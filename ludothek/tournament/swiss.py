@@ -173,15 +173,29 @@ def _conflicts(pairs: list[tuple[_Player, _Player]]) -> tuple[int, int]:
     return strong, mild
 
 
+def _exchanges(m: int, n: int, size: int) -> list[tuple[int, ...]]:
+    """The S1s made by exchanging ``size`` players of S1 (positions ``0..m-1``) with ``size`` of
+    S2 (``m..n-1``), in the Dutch system's order: the smallest difference between the sums of
+    the positions exchanged first; then the one that moves the lowest-ranked S1 players (the
+    highest positions, compared from the highest down); then the highest-ranked S2 players."""
+    moves = [(a, b) for a in itertools.combinations(range(m), size) for b in itertools.combinations(range(m, n), size)]
+    moves.sort(key=lambda ab: (sum(ab[1]) - sum(ab[0]), tuple(-x for x in sorted(ab[0], reverse=True)), ab[1]))
+    return [tuple(sorted(set(range(m)) - set(a) | set(b))) for a, b in moves]
+
+
+#: exchanges of up to this many players are tried in the Dutch system's order (above: by S1 chosen)
+_ORDERED_EXCHANGES = 2
+
+
 def _halves(bracket: list[_Player], m: int) -> Iterator[tuple[list[_Player], list[_Player]]]:
-    """S1/S2 splits: the top ``m`` first, then with one player exchanged (closest ranks
-    first), then every other choice of S1 in order."""
+    """S1/S2 splits: the top ``m`` first, then with one player exchanged, then two, in the
+    Dutch system's order (:func:`_exchanges`), then every other choice of S1 in order."""
     n = len(bracket)
     seen = set()
-    base = tuple(range(m))
-    singles = sorted(((i, j) for i in range(m) for j in range(m, n)), key=lambda ij: (ij[1] - ij[0], -ij[0]))
-    choices = [base] + [tuple(sorted(set(base) - {i} | {j})) for i, j in singles]
-    for chosen in itertools.chain(choices, itertools.combinations(range(n), m)):
+    ordered = [tuple(range(m))]
+    for size in range(1, min(m, n - m, _ORDERED_EXCHANGES) + 1):
+        ordered += _exchanges(m, n, size)
+    for chosen in itertools.chain(ordered, itertools.combinations(range(n), m)):
         if chosen in seen:
             continue
         seen.add(chosen)

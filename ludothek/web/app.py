@@ -35,6 +35,7 @@ from . import metrics, players
 from .accounts import SESSION_SECONDS, Accounts
 from .admission import DEFAULT_MAX_WEBSOCKETS, AllowedHosts, HostCheck, WebSocketCap
 from .analysis import analysis_routes
+from .berserk import berserk
 from .boards import adapter
 from .challenges import Challenges, challenge_routes
 from .botpool import PoolClosed
@@ -77,7 +78,7 @@ MAX_WS_MESSAGE = 4 * 1024
 MAX_OFFSET = 10**9
 #: guest seats a page may hand to a new account in one request (it sends more in several)
 MAX_CLAIMS = 100
-WS_ACTIONS = ("move", "undo", "resign", "claim", "offer", "answer", "withdraw", "abort")
+WS_ACTIONS = ("move", "undo", "resign", "claim", "offer", "answer", "withdraw", "abort", "berserk")
 
 
 def _json(data: Any, status: int = 200) -> Response:
@@ -424,6 +425,8 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
             live = await service.withdraw(game_id, token, user=user)
         elif kind == "abort":
             live = await service.abort(game_id, token, user=user)
+        elif kind == "berserk":
+            live = await berserk(service, game_id, token, user=user)
         else:
             live = await service.claim(game_id, token, hub.present, user=user)
         # no await between the change and reading it: the view is the committed state
@@ -722,6 +725,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         Route("/api/games/{id}/answer", action("answer"), methods=["POST"]),
         Route("/api/games/{id}/withdraw", action("withdraw"), methods=["POST"]),
         Route("/api/games/{id}/abort", action("abort"), methods=["POST"]),
+        Route("/api/games/{id}/berserk", action("berserk"), methods=["POST"]),
         Route("/api/games/{id}/join", join, methods=["POST"]),
         Route("/api/games/{id}/rematch", rematch, methods=["POST"]),
         *lesson_routes(store, _handler, viewer, _body, make_game),

@@ -84,9 +84,11 @@ def flag(clock: dict[str, Any], loser: int) -> None:
 
 
 def moved(clock: dict[str, Any], mover: int, at: float) -> None:
-    """``mover`` moved at ``at``: his time is charged (plus the increment) and the other's runs."""
+    """``mover`` moved at ``at``: his time is charged (plus the increment, unless he went berserk
+    in an Arena, :mod:`.berserk`) and the other's runs."""
     if "remaining" in clock:
-        clock["remaining"][mover] += clock["increment"] - int((at - clock["since"]) * 1000)
+        increment = 0 if clock.get("berserk", (False, False))[mover] else clock["increment"]
+        clock["remaining"][mover] += increment - int((at - clock["since"]) * 1000)
     clock["since"] = at
 
 
@@ -110,4 +112,7 @@ def view(clock: dict[str, Any], running: int | None, at: float) -> dict[str, Any
     remaining = list(clock["remaining"])
     if running is not None:
         remaining[running] = max(0, int(left(clock, running, at) * 1000))
-    return {"initial": clock["initial"], "increment": clock["increment"], "remaining": remaining, "running": running}
+    shown = {"initial": clock["initial"], "increment": clock["increment"], "remaining": remaining, "running": running}
+    if "berserk" in clock:  # an Arena game's berserk players (:mod:`.berserk`)
+        shown["berserk"] = list(clock["berserk"])
+    return shown

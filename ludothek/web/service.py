@@ -28,7 +28,7 @@ from ..core.options import checked
 from ..core.protocol import CHANCE, GameState, RecordEntry
 from ..core.record import Record, dumps
 from ..core.registry import game_class, game_spec, games
-from . import aborts, clocks
+from . import aborts, berserk, clocks
 from .boards import Adapter, adapter, legal_move_infos
 from .errors import WebError
 from .store import PROVISIONAL_DEVIATION, Account, Conflict, GameRow, Store, Write, hash_token
@@ -263,12 +263,14 @@ class GameService:
     # ------------------------------------------------------------------ creating
     async def create(self, spec: Any, client: str | None = None, rematch_of: str | None = None,
                      user: Account | None = None, owners: list[Account | None] | None = None,
-                     paired: tuple[str, str] | None = None, record_tags: dict[str, str] | None = None
-                     ) -> dict[str, Any]:
+                     paired: tuple[str, str] | None = None, record_tags: dict[str, str] | None = None,
+                     agents: tuple[str | None, str | None] | None = None) -> dict[str, Any]:
         """A new game; ``user``, if logged in, owns the seats the new token holds (``owners``:
         the owner of each seat instead, for a rematch or a pairing). ``paired``: (game id, the
         token hash of the other seat) for a game the lobby paired: it starts at once, with no
-        invite. ``record_tags``: tags for its record (a tournament's Event and Round)."""
+        invite. ``record_tags``: tags for its record (a tournament's Event and Round). ``agents``:
+        for a paired game, the bot level that plays each seat (None: a person), as a tournament
+        pairs bots; their moves are made as in a game against a bot."""
         cls, options = game_and_options(spec)
         opponent = spec.get("opponent", "hotseat")
         if opponent not in ("hotseat", "bot", "friend"):
@@ -325,6 +327,12 @@ class GameService:
                 token_hashes[1 - seat] = paired[1]
             else:
                 invite = secrets.token_urlsafe(18)
+            for s, bot in enumerate(agents if paired and agents else ()):
+                if bot is not None:
+                    if bot not in bot_levels(cls.name):
+                        raise WebError(400, TEXTS("bad_bot", bots=", ".join(bot_levels(cls.name)), game=cls.name,
+                                                  value=str(bot)[:40]))
+                    seats[s], token_hashes[s] = {"kind": "bot", "agent": bot}, None
         created = self.now()
         row = GameRow(
             id=game_id, game=cls.name, options=dict(state.options), position=state.setup_position,
@@ -914,6 +922,7 @@ class GameService:
             "takeback": [can_take_back(0), can_take_back(1)],
             "roll_floor": floor,
             "may_abort": [state is not None and aborts.may_abort(row, seat) for seat in (0, 1)],
+            "berserk": berserk.view(row),
         }
 
     def _build_view(self, row: GameRow, state: GameState, live_view: bool) -> dict[str, Any]:
@@ -951,6 +960,7 @@ class GameService:
             "clock": self._clock_view(row, state) if row.clock else None,
             "tags": {k: v for k, v in row.tags.items() if not k.startswith("_")},
             "start_roll": start_roll_view(row.tags),
+            "event": _event(row),
             "version": row.version,
             "rematch": row.rematch,
             "rematch_of": row.rematch_of,
@@ -981,6 +991,7 @@ class GameService:
             "options": row.options, "rated": row.rated, "clock": clocks.setting(row.clock), "deadline": row.deadline,
             "your_turn": user is not None and row.mode == "online" and row.to_move is not None
                          and row.user_of(row.to_move) == user,
+            "event": _event(row),
             "created": row.created, "updated": row.updated,
         }
 
@@ -1201,6 +1212,13 @@ def ply_arg(value: Any) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise WebError(400, TEXTS("ply_number", value=str(value)[:30]))
     return value
+
+
+def _event(row: GameRow) -> dict[str, Any] | None:
+    """A tournament game's tournament: {"name", "round" ("-" in an Arena), "tournament": id}."""
+    if "_tournament" not in row.tags:
+        return None
+    return {"name": row.tags.get("Event"), "round": row.tags.get("Round"), "tournament": row.tags["_tournament"]}
 
 
 def _rewind(state: GameState, ply: int) -> None:

@@ -384,6 +384,15 @@ tournament_games_table = Table(
 )
 Index("tournament_games_game", tournament_games_table.c.game_id)
 
+tournament_bots_table = Table(
+    "tournament_bots",
+    metadata,
+    Column("tournament_id", String(16), ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True),
+    Column("id", Integer, primary_key=True, autoincrement=False),  # -1, -2, ...: its number in the games
+    Column("agent", String(32), nullable=False),
+    Column("joined", Float, nullable=False),
+)
+
 
 class Conflict(Exception):
     """The game changed since it was read (another request or process wrote first)."""
@@ -638,7 +647,9 @@ class Store:
 
     def bot_games(self) -> list[str]:
         """Ongoing games with a bot seat (after a restart, a bot may be due in some)."""
-        query = select(games_table.c.id).where(games_table.c.mode == "bot", games_table.c.status == "ongoing")
+        # a bot plays in a game against a bot, and in a tournament's online games it was paired into
+        query = select(games_table.c.id).where(
+            or_(games_table.c.mode == "bot", games_table.c.seats.like('%"bot"%')), games_table.c.status == "ongoing")
         with self._taking_turns(), self.engine.connect() as conn:
             return [r[0] for r in conn.execute(query)]
 

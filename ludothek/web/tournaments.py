@@ -29,13 +29,15 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..core.messages import Catalog
 from ..tournament import arena as _arena
 from ..tournament import swiss as _swiss
-from . import clocks
+from . import berserk, clocks
 from .errors import WebError
-from .service import GameService, game_and_options
+from .service import GameService, bot_levels, game_and_options
 from .store import (
     Account,
     Store,
+    games_table,
     hash_token,
+    tournament_bots_table,
     tournament_games_table,
     tournament_players_table,
     tournaments_table,
@@ -56,6 +58,14 @@ TEXTS = Catalog("tournaments", {
     "started": ("this tournament has already started", "dieses Turnier hat schon begonnen"),
     "players": ("a tournament needs two players or more (it has {count})",
                 "ein Turnier braucht mindestens zwei Spieler (es hat {count})"),
+    "rated_bots": ("a rated tournament takes no bots (bots have no rating); make the tournament casual to invite bots",
+                   ("ein gewertetes Turnier nimmt keine Bots auf (Bots haben keine Wertung); lege es ungewertet an, "
+                    "um Bots einzuladen")),
+    "inviter": ("only the tournament's creator can invite bots", "nur wer das Turnier angelegt hat, kann Bots einladen"),
+    "bot_level": ("there is no bot {value} for {game}; the bots are {bots}",
+                  "für {game} gibt es keinen Bot {value}; die Bots sind {bots}"),
+    "not_in_bot": ("there is no bot {value} in this tournament", "in diesem Turnier gibt es keinen Bot {value}"),
+    "bots_full": ("a tournament takes {most} bots at most", "ein Turnier nimmt höchstens {most} Bots auf"),
     "too_many_rounds": ("{count} players can play {most} rounds at most without meeting twice",
                         "{count} Spieler können höchstens {most} Runden spielen, ohne sich zweimal zu treffen"),
 })
@@ -65,6 +75,9 @@ log = logging.getLogger(__name__)
 MAX_ROUNDS = 20
 MAX_MINUTES = 600
 MAX_NAME = 60
+MAX_BOTS = 16
+#: a game tag (hidden from records): the id of the tournament that made the game
+TOURNAMENT_TAG = "_tournament"
 
 
 def _score(row: Any) -> float | None:
@@ -98,15 +111,27 @@ class Tournaments:
             raise WebError(404, TEXTS("unknown", id=repr(tid[:20])))
         t = dict(row)
         t["spec"] = json.loads(t["spec"])
+        t["creator_name"] = conn.execute(select(users_table.c.name).where(users_table.c.id == t["creator"])).scalar()
         players = conn.execute(
             select(tournament_players_table, users_table.c.name)
             .join(users_table, users_table.c.id == tournament_players_table.c.user_id)
             .where(tournament_players_table.c.tournament_id == tid)
             .order_by(tournament_players_table.c.joined, tournament_players_table.c.user_id)).mappings().all()
-        t["players"] = [dict(p) for p in players]
-        games = conn.execute(select(tournament_games_table).where(tournament_games_table.c.tournament_id == tid)
-                             .order_by(tournament_games_table.c.seq)).mappings().all()
-        t["games"] = [dict(g) for g in games]
+        t["players"] = [{**dict(p), "agent": None} for p in players]
+        bots = conn.execute(select(tournament_bots_table).where(tournament_bots_table.c.tournament_id == tid)
+                            .order_by(tournament_bots_table.c.id.desc())).mappings().all()
+        t["players"] += _bot_players(bots)
+        t["players"].sort(key=lambda p: (p["joined"], p["agent"] is not None, abs(p["user_id"])))
+        games = conn.execute(
+            select(tournament_games_table, games_table.c.clock)
+            .outerjoin(games_table, games_table.c.id == tournament_games_table.c.game_id)
+            .where(tournament_games_table.c.tournament_id == tid)
+            .order_by(tournament_games_table.c.seq)).mappings().all()
+        t["games"] = []
+        for g in games:
+            g = dict(g)
+            g["berserk"] = berserk.flags(json.loads(g.pop("clock")) if g["clock"] else None)
+            t["games"].append(g)
         return t
 
     # ------------------------------------------------------------------ actions
@@ -179,6 +204,54 @@ class Tournaments:
                 conn.execute(update(tournament_players_table).where(and_(
                     tournament_players_table.c.tournament_id == tid, tournament_players_table.c.user_id == user.id))
                     .values(active=False))
+
+        await self._db(work, write=True)
+        return await self.view(tid)
+
+    async def invite(self, tid: str, user: Account | None, body: dict[str, Any]) -> dict[str, Any]:
+        """The creator of a casual tournament invites a bot level before the start; it plays its
+        games as bots play in the app (:class:`~.runner.Runner`)."""
+        if user is None:
+            raise WebError(401, TEXTS("login"))
+        now = self.now()
+
+        def work(conn: Any) -> None:
+            t = self._load(conn, tid)
+            if t["creator"] != user.id:
+                raise WebError(403, TEXTS("inviter"))
+            if t["spec"]["rated"]:
+                raise WebError(409, TEXTS("rated_bots"))
+            if t["status"] != "open":
+                raise WebError(409, TEXTS("started"))
+            agent, offered = body.get("bot"), bot_levels(t["game"])
+            if agent not in offered:
+                raise WebError(400, TEXTS("bot_level", value=repr(str(agent)[:20]), game=t["game"],
+                                          bots=", ".join(offered)))
+            taken = [p["user_id"] for p in t["players"] if p["agent"] is not None]
+            if len(taken) >= MAX_BOTS:
+                raise WebError(409, TEXTS("bots_full", most=MAX_BOTS))
+            conn.execute(tournament_bots_table.insert().values(
+                tournament_id=tid, id=min(taken, default=0) - 1, agent=agent, joined=now))
+
+        await self._db(work, write=True)
+        return await self.view(tid)
+
+    async def uninvite(self, tid: str, user: Account | None, body: dict[str, Any]) -> dict[str, Any]:
+        """The creator takes an invited bot (by its name in the tournament) out again before the start."""
+        if user is None:
+            raise WebError(401, TEXTS("login"))
+
+        def work(conn: Any) -> None:
+            t = self._load(conn, tid)
+            if t["creator"] != user.id:
+                raise WebError(403, TEXTS("inviter"))
+            if t["status"] != "open":
+                raise WebError(409, TEXTS("started"))
+            bot = next((p for p in t["players"] if p["agent"] is not None and p["name"] == body.get("bot")), None)
+            if bot is None:
+                raise WebError(409, TEXTS("not_in_bot", value=repr(str(body.get("bot"))[:40])))
+            conn.execute(tournament_bots_table.delete().where(and_(
+                tournament_bots_table.c.tournament_id == tid, tournament_bots_table.c.id == bot["user_id"])))
 
         await self._db(work, write=True)
         return await self.view(tid)
@@ -271,20 +344,25 @@ class Tournaments:
         game_id = None
         if second is not None:
             names = {p["user_id"]: p["name"] for p in t["players"]}
-            owners = [Account(first, names[first]), Account(second, names[second])]
+            agents = {p["user_id"]: p["agent"] for p in t["players"]}
+            owners = [None if agents[u] else Account(u, names[u]) for u in (first, second)]
             spec = {"game": t["game"], "options": t["spec"]["options"], "clock": t["spec"]["clock"],
                     "rated": t["spec"]["rated"], "opponent": "friend", "seat": 0}
             tags = {"Event": t["spec"]["name"], "Round": str(number) if t["kind"] == "swiss" else "-"}
+            tags[TOURNAMENT_TAG] = t["id"]  # the game page and the archive link to the tournament
+            if t["kind"] == "arena":
+                tags[berserk.ARENA_TAG] = t["id"]  # its players may go berserk
             game_id = secrets.token_urlsafe(9)
             # nobody holds the second seat's token: both players play by their accounts
             await self.service.create(spec, user=owners[0], owners=owners,
-                                      paired=(game_id, hash_token(secrets.token_urlsafe(24))), record_tags=tags)
+                                      paired=(game_id, hash_token(secrets.token_urlsafe(24))), record_tags=tags,
+                                      agents=(agents[first], agents[second]))
             if self.announce is not None:
                 await self.announce(game_id)
         row = {"tournament_id": t["id"], "seq": seq, "round": number, "first": first, "second": second,
                "game_id": game_id, "score": bye_score if second is None else None, "started": now,
                "finished": now if second is None else None}
-        t["games"].append(row)
+        t["games"].append({**row, "berserk": [False, False]})
         await self._db(lambda conn: conn.execute(tournament_games_table.insert().values(**row)), write=True)
 
     # ------------------------------------------------------------------ reading
@@ -295,22 +373,26 @@ class Tournaments:
         t = await self._db(lambda conn: self._load(conn, tid))
         names = {p["user_id"]: p["name"] for p in t["players"]}
         games = [{"round": g["round"], "first": names.get(g["first"]), "second": names.get(g["second"]),
-                  "game": g["game_id"], "score": g["score"]} for g in t["games"]]
+                  "game": g["game_id"], "score": g["score"], "berserk": g["berserk"]} for g in t["games"]]
         if t["kind"] == "swiss":
             table = _swiss.standings([str(p["user_id"]) for p in t["players"]],
                                      [[g for g in r if g.score is not None] for r in _swiss_rounds(t, all_games=True)])
             standings = [{"rank": s.rank, "player": names[int(s.player)], "score": s.score, "buchholz": s.buchholz,
-                          "sonneborn_berger": s.sonneborn_berger, "games": s.games} for s in table]
+                          "sonneborn_berger": s.sonneborn_berger, "games": s.games, "bot": int(s.player) < 0}
+                         for s in table]
         else:
             arena = _arena_state(t)
             standings = [{"rank": rank, "player": names[int(e.player)], "points": e.points, "games": e.games,
-                          "wins": e.wins, "sheet": e.history, "fire": e.on_fire}
+                          "wins": e.wins, "sheet": e.history, "fire": e.on_fire, "bot": int(e.player) < 0,
+                          "berserk": sum(1 for g in t["games"] for seat, who in enumerate((g["first"], g["second"]))
+                                         if str(who) == e.player and g["berserk"][seat])}
                          for rank, e in enumerate(arena.standings(), start=1)]
         spec = t["spec"]
         return {"id": t["id"], "kind": t["kind"], "game": t["game"], "name": spec["name"], "status": t["status"],
                 "rated": spec["rated"], "clock": spec["clock"], "options": spec["options"],
                 "rounds": spec.get("rounds"), "minutes": spec.get("minutes"), "round": t["round"],
-                "started": t["started"], "players": [{"name": p["name"], "active": p["active"]} for p in t["players"]],
+                "started": t["started"], "creator": t["creator_name"],
+                "players": [{"name": p["name"], "active": p["active"], "bot": p["agent"]} for p in t["players"]],
                 "standings": standings, "games": games}
 
     async def results_of(self, name: str) -> list[dict[str, Any]]:
@@ -353,6 +435,18 @@ class Tournaments:
                 log.exception("tournament pairing failed")
 
 
+def _bot_players(bots: Any) -> list[dict[str, Any]]:
+    """A tournament's invited bots as players: named by their level, a second of one level
+    ``bot:2 (2)`` (as ``ludothek tournament`` names them)."""
+    seen: dict[str, int] = {}
+    players = []
+    for b in sorted(bots, key=lambda b: -b["id"]):
+        seen[b["agent"]] = seen.get(b["agent"], 0) + 1
+        name = b["agent"] if seen[b["agent"]] == 1 else f"{b['agent']} ({seen[b['agent']]})"
+        players.append({"user_id": b["id"], "name": name, "agent": b["agent"], "joined": b["joined"], "active": True})
+    return players
+
+
 def _swiss_rounds(t: dict[str, Any], all_games: bool = False) -> list[list[_swiss.Game]]:
     rounds: dict[int, list[_swiss.Game]] = {}
     for g in t["games"]:
@@ -378,7 +472,7 @@ def _arena_state(t: dict[str, Any]) -> _arena.Arena:
     for g in sorted((g for g in t["games"] if g["score"] is not None), key=lambda g: (g["finished"], g["seq"])):
         pairing = _arena.Pairing(str(g["first"]), str(g["second"]))
         arena.playing[frozenset((pairing.first, pairing.second))] = pairing
-        arena.finish(pairing, g["score"], g["finished"])
+        arena.finish(pairing, g["score"], g["finished"], berserk=tuple(g["berserk"]))
     for g in running:
         pairing = _arena.Pairing(str(g["first"]), str(g["second"]))
         arena.playing[frozenset((pairing.first, pairing.second))] = pairing
@@ -406,6 +500,13 @@ def tournament_routes(tournaments: Tournaments, handler: Callable[[Any], Any],
         @handler
         async def act(request: Request) -> Response:
             return json_response(await getattr(tournaments, name)(request.path_params["id"], await viewer(request)))
+        return act
+
+    def bots(name: str) -> Callable[[Request], Awaitable[Response]]:
+        @handler
+        async def act(request: Request) -> Response:
+            method = getattr(tournaments, name)
+            return json_response(await method(request.path_params["id"], await viewer(request), await read_body(request)))
         return act
 
     async def live(ws: WebSocket) -> None:
@@ -446,4 +547,6 @@ def tournament_routes(tournaments: Tournaments, handler: Callable[[Any], Any],
         Route("/api/tournaments/{id}/join", action("join"), methods=["POST"]),
         Route("/api/tournaments/{id}/withdraw", action("withdraw"), methods=["POST"]),
         Route("/api/tournaments/{id}/start", action("start"), methods=["POST"]),
+        Route("/api/tournaments/{id}/bots", bots("invite"), methods=["POST"]),
+        Route("/api/tournaments/{id}/bots/remove", bots("uninvite"), methods=["POST"]),
     ]

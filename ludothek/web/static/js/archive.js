@@ -1,7 +1,7 @@
 // Archive: running and finished games, filtered by game and player; open one to replay it move by move.
 import { api, el, t, num, getLang, focusKey, restoreFocus, gameCatalog, currentUser } from "./app.js";
 import { notifyButton } from "./turns.js";
-import { playerLink, resultText } from "./setup.js";
+import { eventLink, playerLink, resultText } from "./setup.js";
 
 let filter = null; // at first: a logged-in player's own games, everyone's finished ones for a guest
 const search = { game: "", player: "" };
@@ -80,6 +80,7 @@ async function load(results, titles, count) {
     const kind = [t(`mode_${g.mode}`), g.mode === "online" ? t(g.rated ? "rated" : "casual") : null].filter(Boolean).join(" · ");
     table.append(el("tr", { class: g.your_turn ? "your-turn" : null },
       el("td", {}, el("strong", {}, (titles[g.game] || g.game) + size), el("div", { class: "note" }, kind),
+        g.event ? el("div", { class: "note" }, eventLink(g.event)) : null,
         g.your_turn ? el("span", { class: "tag turn" }, t("your_turn_mark")) : null),
       el("td", {}, one, " – ", two), el("td", {}, result), el("td", { "data-label": t("moves") }, num(g.moves)),
       el("td", {}, new Date(g.created * 1000).toLocaleString(getLang())),

@@ -4,7 +4,7 @@ import { drawBoard, gridDie, dieFace, svg } from "./board.js";
 import { playSound, soundOn, setSoundOn, wantSound } from "./sound.js";
 import { analysisCard, drawArrow, exactOf, lineView, loadAnalysis, markOf, showLine, startAnalysis } from "./analysis.js";
 import { animateMove, finishAnimation, isAnimating, snapshot } from "./animate.js";
-import { clockText, playerLink, ratingDelta, ratingText } from "./setup.js";
+import { clockText, eventLink, playerLink, ratingDelta, ratingText } from "./setup.js";
 import { boardZoom } from "./zoom.js";
 import { chatCard } from "./chat.js";
 
@@ -516,9 +516,17 @@ function render(page, boardWrap, side, draw) {
         yours ? t("deadline_you", { left: timeLeft(v.clock.deadline) }) : t("deadline_other", { who, left: timeLeft(v.clock.deadline) })));
     }
     if (v.abort) status.append(firstMoveNote(page, v.abort));
+    if (v.berserk) {  // an Arena game: who went berserk (the server decides who may)
+      v.berserk.done.forEach((done, seat) => {
+        if (!done) return;
+        const { yours, who } = seatWords(page, seat);
+        status.append(el("div", { class: "note berserk-note", id: `berserk-${seat}` }, yours ? t("berserk_you") : t("berserk_done", { who })));
+      });
+    }
     if (mine && sources.size && !page.selected) status.append(el("div", { class: "note" }, t("show_legal")));
     side.append(status);
   }
+  if (v.event) side.append(el("div", { class: "note", id: "game-event" }, eventLink(v.event)));
   if (v.start_roll) side.append(el("div", { class: "note", id: "start-roll" }, startRollText(v.start_roll)));
   if (shown.last && shown.last.kind === "roll" && shown.history && shown.history.length) {
     // the roll's outcome follows the roll in its record token (after any cube actions)
@@ -565,9 +573,9 @@ function render(page, boardWrap, side, draw) {
   const code = tokens.invite(v.id);
   if (v.open_seat && code) {
     const link = `${location.origin}/play/${v.id}?invite=${code}`;
-    side.append(el("div", { class: "card" }, el("div", { class: "note" }, t("invite_text")), linkBox(link, "invite-link")));
+    side.append(el("div", { class: "card" }, el("div", { class: "note" }, t("invite_text")), linkBox(link, "invite-link", t("invite_text"))));
   }
-  if (v.mode === "online") side.append(el("div", { class: "note" }, t("watch_text"), linkBox(`${location.origin}/play/${v.id}`, "watch-link")));
+  if (v.mode === "online") side.append(el("div", { class: "note" }, t("watch_text"), linkBox(`${location.origin}/play/${v.id}`, "watch-link", t("watch_text"))));
   if (!page.you.length) side.append(el("div", { class: "note" }, t("spectating")));
 
   // actions
@@ -593,6 +601,11 @@ function render(page, boardWrap, side, draw) {
     actions.append(el("button", { class: "btn", id: "abort", onclick: () => {
       if (confirm(t("confirm_abort"))) send(page, "abort");
     } }, t("abort")));
+  }
+  if (canAct && page.you.length === 1 && v.berserk && v.berserk.may[page.you[0]]) {  // an Arena game, before his first move
+    actions.append(el("button", { class: "btn", id: "berserk", onclick: () => {
+      if (confirm(t("confirm_berserk"))) send(page, "berserk");
+    } }, t("berserk")));
   }
   if (canAct && v.undo) {  // the server says when: a local game in play with a move to take back
     actions.append(el("button", { class: "btn", id: "undo", onclick: () => send(page, "undo") }, t("undo")));
@@ -770,8 +783,8 @@ async function replayTo(page, index) {
   page.draw();
 }
 
-function linkBox(link, id) {
-  const input = el("input", { type: "text", readonly: true, value: link, id });
+function linkBox(link, id, label) {
+  const input = el("input", { type: "text", readonly: true, value: link, id, "aria-label": label });
   const button = el("button", { class: "btn", onclick: async () => {
     input.select();
     try { await navigator.clipboard.writeText(link); } catch (e) { document.execCommand && document.execCommand("copy"); }

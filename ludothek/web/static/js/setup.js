@@ -119,6 +119,13 @@ export function resultText(g) {
   return g.result === "*" ? t("status_over") : t("wins", { colour: colourName(g.result) });
 }
 
+// a tournament game's tournament (and round), linked
+export function eventLink(event) {
+  const round = event.round && event.round !== "-" ? ` · ${t("tour_round", { round: event.round })}` : "";
+  return el("a", { href: `/tournaments/${encodeURIComponent(event.tournament)}`, "data-link": true, class: "event-link" },
+    `${event.name}${round}`);
+}
+
 export function playerLink(name, attrs = {}) {
   return el("a", { href: `/players/${encodeURIComponent(name)}`, "data-link": true, class: "player-link", ...attrs }, name);
 }

@@ -91,9 +91,26 @@ function connect(page) {
   ws.onclose = () => { if (!page.closed && page.view.status !== "over") setTimeout(() => connect(page), 2000); };
 }
 
-async function act(page, what) {
+// the creator of a casual tournament invites bot levels (and takes them out again) before the start
+function botInvites(page) {
+  const v = page.view;
+  const game = page.games.find((g) => g.name === v.game);
+  const level = el("select", { id: "tour-bot-level" }, ...((game && game.bots) || []).map((b) => el("option", { value: b }, b)));
+  const invited = v.players.filter((p) => p.bot);
+  return el("section", { class: "card", id: "tour-bots", "aria-labelledby": "tour-bots-h" },
+    el("h2", { id: "tour-bots-h" }, t("tour_bots")),
+    el("p", { class: "note" }, t("tour_bots_note")),
+    el("div", { class: "buttons" },
+      el("label", { class: "tour-field" }, el("span", {}, t("tour_bot_level")), level),
+      el("button", { type: "button", id: "tour-invite-bot", onclick: () => act(page, "bots", { bot: level.value }) }, t("tour_invite_bot"))),
+    invited.length ? el("ul", { class: "tour-bot-list" }, ...invited.map((p) => el("li", {}, `${p.name} `,
+      el("button", { type: "button", class: "tour-remove-bot", "aria-label": t("tour_remove_bot_named", { name: p.name }),
+                     onclick: () => act(page, "bots/remove", { bot: p.name }) }, t("tour_remove_bot"))))) : null);
+}
+
+async function act(page, what, body) {
   try {
-    page.view = await api("POST", `/api/tournaments/${encodeURIComponent(page.id)}/${what}`);
+    page.view = await api("POST", `/api/tournaments/${encodeURIComponent(page.id)}/${what}`, body);
     page.error = "";
   } catch (e) { page.error = e.message; }
   page.draw();
@@ -121,6 +138,7 @@ function draw(page, wrap) {
   if (me && v.status === "open")
     buttons.append(el("button", { type: "button", id: "tour-start", onclick: () => act(page, "start") }, t("tour_start")));
   if (buttons.childElementCount) wrap.append(buttons);
+  if (me && v.creator === me.name && v.status === "open" && !v.rated) wrap.append(botInvites(page));
   if (page.error) wrap.append(el("p", { class: "err", role: "alert" }, page.error));
   wrap.append(el("section", { class: "card", "aria-labelledby": "tour-standings-h" },
     el("h2", { id: "tour-standings-h" }, t("tour_standings")),
@@ -132,15 +150,16 @@ function draw(page, wrap) {
 function standings(v) {
   const swiss = v.kind === "swiss";
   const head = swiss ? ["rank", "tour_player", "tour_points", "tour_buchholz", "tour_sb", "tour_games"]
-                     : ["rank", "tour_player", "tour_points", "tour_games", "tour_sheet"];
+                     : ["rank", "tour_player", "tour_points", "tour_games", "tour_berserks", "tour_sheet"];
   const table = el("table", { class: "tour-table", id: "tour-standings" },
     el("thead", {}, el("tr", {}, ...head.map((k) => el("th", { scope: "col" }, t(k))))));
   const body = el("tbody");
   for (const s of v.standings) {
-    const player = el("a", { href: `/players/${encodeURIComponent(s.player)}`, "data-link": true }, s.player);
+    const player = s.bot ? el("span", { class: "tour-bot" }, `🤖 ${s.player}`)  // a bot has no profile
+      : el("a", { href: `/players/${encodeURIComponent(s.player)}`, "data-link": true }, s.player);
     const cells = swiss
       ? [s.rank, player, points(s.score), points(s.buchholz), points(s.sonneborn_berger), s.games]
-      : [s.rank, el("span", {}, player, s.fire ? ` 🔥 ${t("tour_on_fire")}` : ""), s.points, s.games, s.sheet.join(" ")];
+      : [s.rank, el("span", {}, player, s.fire ? ` 🔥 ${t("tour_on_fire")}` : ""), s.points, s.games, s.berserk, s.sheet.join(" ")];
     body.append(el("tr", {}, ...cells.map((c, i) => (i === 1 ? el("th", { scope: "row" }, c) : el("td", {}, c)))));
   }
   table.append(body);
@@ -163,7 +182,8 @@ function pairings(v) {
         continue;
       }
       const result = g.score === null ? t("tour_running_game") : g.score === 1 ? "1–0" : g.score === 0 ? "0–1" : "½–½";
-      list.append(el("li", { class: "tour-game" }, `${g.first} – ${g.second} · ${result} · `,
+      const mark = (seat) => (g.berserk && g.berserk[seat] ? ` ⚔ ${t("tour_berserk")}` : "");
+      list.append(el("li", { class: "tour-game" }, `${g.first}${mark(0)} – ${g.second}${mark(1)} · ${result} · `,
         el("a", { href: `/play/${g.game}`, "data-link": true }, t("tour_watch"))));
     }
     box.append(list);
