@@ -132,6 +132,32 @@ def test_a_swiss_of_five_pairs_each_round_with_a_bye_and_tags_rounds(client, clo
     assert sorted(g["event"]["round"] for g in listed) == played and {g["event"]["tournament"] for g in listed} == {tid}
 
 
+def test_a_swiss_starts_in_rating_order_fixed_when_it_starts(client, clock):
+    """The Dutch system's starting rank is the rating in the tournament's game (new accounts
+    and unrated ones count 1500), not who joined first; ratings moving later do not change it."""
+    from sqlalchemy import insert
+
+    from ludothek.web.store import ratings_table, users_table
+
+    names = ["low", "mid", "high", "top"]  # joining in the reverse order of their ratings
+    devices = players(client, names)
+    store = client.app.state.store
+    with store.engine.begin() as conn:
+        ids = dict(conn.execute(users_table.select().with_only_columns(users_table.c.name, users_table.c.id)).all())
+        for name, value in (("low", 1300.0), ("mid", 1600.0), ("high", 1700.0), ("top", 1900.0)):
+            conn.execute(insert(ratings_table).values(user_id=ids[name], game=GAME, value=value, deviation=60.0,
+                                                      volatility=0.06, games=30, updated=0.0))
+        conn.execute(insert(ratings_table).values(user_id=ids["low"], game="other", value=2500.0, deviation=60.0,
+                                                  volatility=0.06, games=30, updated=0.0))
+    tid = devices["low"].post("/api/tournaments", {"kind": "swiss", "game": GAME, "rounds": 2}).json()["id"]
+    for name in names:
+        devices[name].post(f"/api/tournaments/{tid}/join")
+    view = devices["low"].post(f"/api/tournaments/{tid}/start").json()
+    # S1 top high, S2 mid low: top meets mid, high meets low (join order would pair low-high, mid-top)
+    assert sorted(frozenset((g["first"], g["second"])) for g in view["games"]) == sorted(
+        [frozenset(("top", "mid")), frozenset(("high", "low"))])
+
+
 def test_bad_requests_are_clean_errors(client):
     guest = Device(client)
     assert guest.post("/api/tournaments", {"kind": "arena", "game": GAME, "minutes": 5}).status_code == 401

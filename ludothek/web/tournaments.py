@@ -27,6 +27,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core.messages import Catalog
+from ..ratings import Rating
 from ..tournament import arena as _arena
 from ..tournament import swiss as _swiss
 from . import berserk, clocks
@@ -37,6 +38,7 @@ from .store import (
     Store,
     games_table,
     hash_token,
+    ratings_table,
     tournament_bots_table,
     tournament_games_table,
     tournament_players_table,
@@ -271,9 +273,14 @@ class Tournaments:
         if t["kind"] == "swiss" and t["spec"]["rounds"] > most:
             raise WebError(409, TEXTS("too_many_rounds", count=count, most=most))
         now = self.now()
-        await self._db(lambda conn: conn.execute(update(tournaments_table).where(and_(
-            tournaments_table.c.id == tid, tournaments_table.c.status == "open"))
-            .values(status="running", started=now)), write=True)
+
+        def begin(conn: Any) -> None:
+            spec = {**t["spec"], "seeding": _seeding(conn, t)} if t["kind"] == "swiss" else t["spec"]
+            conn.execute(update(tournaments_table).where(and_(
+                tournaments_table.c.id == tid, tournaments_table.c.status == "open"))
+                .values(status="running", started=now, spec=json.dumps(spec)))
+
+        await self._db(begin, write=True)
         await self.tick(tid)
         return await self.view(tid)
 
@@ -314,7 +321,7 @@ class Tournaments:
         if t["round"] >= t["spec"]["rounds"]:
             await self._set(t["id"], status="over")
             return
-        ids = [p["user_id"] for p in t["players"]]
+        ids = _seeded(t)
         number = t["round"] + 1
         try:
             pairings = _swiss.pair_round([str(i) for i in ids], _swiss_rounds(t))
@@ -375,7 +382,7 @@ class Tournaments:
         games = [{"round": g["round"], "first": names.get(g["first"]), "second": names.get(g["second"]),
                   "game": g["game_id"], "score": g["score"], "berserk": g["berserk"]} for g in t["games"]]
         if t["kind"] == "swiss":
-            table = _swiss.standings([str(p["user_id"]) for p in t["players"]],
+            table = _swiss.standings([str(i) for i in _seeded(t)],
                                      [[g for g in r if g.score is not None] for r in _swiss_rounds(t, all_games=True)])
             standings = [{"rank": s.rank, "player": names[int(s.player)], "score": s.score, "buchholz": s.buchholz,
                           "sonneborn_berger": s.sonneborn_berger, "games": s.games, "bot": int(s.player) < 0}
@@ -433,6 +440,25 @@ class Tournaments:
                 await self.tick()
             except Exception:  # a bad tournament must not stop the pairings of the others
                 log.exception("tournament pairing failed")
+
+
+def _seeding(conn: Any, t: dict[str, Any]) -> list[int]:
+    """A Swiss's starting order, fixed when it starts: by rating in its game, highest first (an
+    account without a rating in it, and a bot, counts as a new player's rating), ties by who
+    joined first."""
+    humans = [p["user_id"] for p in t["players"] if p["agent"] is None]
+    r = ratings_table.c
+    rated = dict(conn.execute(select(r.user_id, r.value).where(r.game == t["game"], r.user_id.in_(humans))).all())
+    default = Rating().value
+    order = {p["user_id"]: n for n, p in enumerate(t["players"])}
+    return sorted(order, key=lambda who: (-rated.get(who, default), order[who]))
+
+
+def _seeded(t: dict[str, Any]) -> list[int]:
+    """The players' ids in the tournament's starting order (join order before it starts)."""
+    seeding = {who: n for n, who in enumerate(t["spec"].get("seeding", []))}
+    ids = [p["user_id"] for p in t["players"]]
+    return sorted(ids, key=lambda who: seeding.get(who, len(seeding) + ids.index(who)))
 
 
 def _bot_players(bots: Any) -> list[dict[str, Any]]:
