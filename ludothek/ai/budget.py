@@ -84,7 +84,7 @@ class Clock:
     is critical (a short word) or None; asked once, when the budget's time is up (only if the
     budget allows more on critical turns). ``extended`` is then its answer."""
 
-    __slots__ = ("budget", "now", "started", "deadline", "hard", "count", "limit", "critical", "extended")
+    __slots__ = ("budget", "now", "started", "deadline", "hard", "count", "limit", "critical", "extended", "asked")
 
     def __init__(self, budget: Budget, now: Callable[[], float] | None = None):
         self.budget = budget
@@ -96,6 +96,7 @@ class Clock:
         self.count = 0
         self.critical: Callable[[], str | None] | None = None
         self.extended: str | None = None
+        self.asked = False
 
     def tick(self, n: int = 1) -> None:
         self.count += n
@@ -113,7 +114,8 @@ class Clock:
         now = self.now()
         if now < self.deadline:
             return False
-        if self.extended is None and self.critical is not None and self.hard > self.deadline:
+        if not self.asked and self.critical is not None and self.hard > self.deadline:
+            self.asked = True
             self.extended = self.critical()
             if self.extended is not None:
                 self.deadline = self.hard

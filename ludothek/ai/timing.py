@@ -60,7 +60,7 @@ def next_depth_hopeless(clock) -> bool:
     if clock.deadline is None:
         return False
     allowed = clock.allowed()
-    if clock.extended is None and clock.critical is not None and clock.hard > clock.deadline and clock.critical():
+    if not clock.asked and clock.critical is not None and clock.hard > clock.deadline and clock.critical():
         allowed = clock.hard - clock.started
     return clock.elapsed() > 0.5 * allowed
 
