@@ -215,3 +215,17 @@ def test_bitis_top_levels_play_from_the_table():
 def test_a_level_above_eight_is_refused():
     with pytest.raises(OptionError, match="1..8|8"):
         make_agent("bot:9", "trike")
+
+
+def test_the_cli_plays_the_top_levels():
+    import json
+
+    from click.testing import CliRunner
+
+    from ludothek.cli import main
+
+    result = CliRunner().invoke(main, ["match", "bitis", "bot:8", "bot:6", "-n", "2", "--json"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["games"] == 2
+    refused = CliRunner().invoke(main, ["match", "bitis", "bot:9", "bot:6", "-n", "2"])
+    assert refused.exit_code != 0 and "1..8" in refused.output

@@ -3,7 +3,7 @@
 An agent gets a state and returns a legal action. Agents are deterministic under their seed
 when their budget counts iterations (a time budget depends on the machine).
 
-Agent specs: ``random``, ``bot:1`` .. ``bot:5`` (levels for people), ``mcts[:BUDGET]``
+Agent specs: ``random``, ``bot:1`` .. ``bot:8`` (levels for people), ``mcts[:BUDGET]``
 (chance-aware UCT with the game's compiled playouts), ``uct[:BUDGET]`` (plain UCT, random
 playouts, the reference), ``alphabeta[:BUDGET]`` (iterative deepening alpha-beta or
 expectiminimax with the game's evaluation, in the game's compiled kernel where it has one),
