@@ -229,3 +229,19 @@ def test_the_cli_plays_the_top_levels():
     assert json.loads(result.output)["games"] == 2
     refused = CliRunner().invoke(main, ["match", "bitis", "bot:9", "bot:6", "-n", "2"])
     assert refused.exit_code != 0 and "1..8" in refused.output
+
+
+def test_the_opponent_choice_says_how_long_the_levels_think():
+    from ludothek.i18n import MESSAGES
+    from ludothek.web.service import bot_levels, bot_thinking, game_catalog
+
+    assert bot_levels("trigeo")[-3:] == ["bot:6", "bot:7", "bot:8"]
+    assert bot_thinking("trigeo") == {"bot:6": {"seconds": 0.5, "most": 1.0}, "bot:7": {"seconds": 2.0, "most": 4.0},
+                                      "bot:8": {"seconds": 8.0, "most": 16.0}}
+    assert bot_thinking("trike")["bot:8"] == {"seconds": 8.0, "most": 8.0} and "bot:5" not in bot_thinking("trike")
+    assert {level: bot_thinking("bitis").get(f"bot:{level}") for level in (5, 8)} == {5: {"perfect": True},
+                                                                                      8: {"perfect": True}}
+    catalog = {game["name"]: game for game in game_catalog()}
+    assert catalog["hexalit"]["bot_thinking"] == bot_thinking("hexalit")
+    for key in ("bot_thinks", "bot_thinks_more", "bot_table"):
+        assert "{level}" in MESSAGES[key]["en"] and "{level}" in MESSAGES[key]["de"]
