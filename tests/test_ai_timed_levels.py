@@ -232,7 +232,7 @@ def test_the_cli_plays_the_top_levels():
 
 
 def test_the_opponent_choice_says_how_long_the_levels_think():
-    from ludothek.i18n import MESSAGES
+    from ludothek.i18n import WEB as MESSAGES
     from ludothek.web.service import bot_levels, bot_thinking, game_catalog
 
     assert bot_levels("trigeo")[-3:] == ["bot:6", "bot:7", "bot:8"]
