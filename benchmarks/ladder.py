@@ -158,7 +158,7 @@ def write() -> None:
     missing = [f"{game}: {a} vs {b}" for _, game, a, b, extra in RUNGS
                if not measured(results, game, a, b, extra, GAMES)]
     if missing:
-        lines += ["", "Not measured yet: " + "; ".join(missing) + "."]
+        lines += ["", f"Not measured yet with {GAMES} games: " + "; ".join(missing) + "."]
     PAGE.write_text("\n".join(lines) + "\n")
     print(f"wrote {PAGE}")
 
