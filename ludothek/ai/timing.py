@@ -15,7 +15,7 @@ a better move or to learn that the position is worse than it thought.
 
 Close scores of the best moves are not used: past the first move the search proves only
 bounds (a null window says "not better"), so the scores of the runner-ups are not exact.
-With fewer than two completed depths nothing is known and the turn is not critical. The
+Before the first depth is completed nothing is known and the turn is not critical. The
 values are the mover's (higher is better).
 """
 
