@@ -11,8 +11,8 @@ same command) and the page is written from whatever is measured so far.
     python benchmarks/ladder.py --write               # only write docs/LADDER.md
 
 The rungs of levels 6-8 think for a time: run them on cores nothing else uses, e.g.
-`python benchmarks/ladder.py --only "bot:6 bot:5" --workers 2` (about 4 hours on two cores for the
-four games), then "bot:7 bot:6" (about 15 hours) and "bot:8 bot:7" (about 2.5 days).
+`python benchmarks/ladder.py --only "bot:6 bot:5" --workers 2` (about 2 hours on two cores for the
+four games), then "bot:7 bot:6" (about 8 hours) and "bot:8 bot:7" (about 1.5 days).
 
 Pinning: the matches run under `taskset -c F-(F+W-1)` with W worker processes, one per core
 from core F (`--first-core`, default 0); nothing else should run on those cores meanwhile (a
