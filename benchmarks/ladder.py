@@ -10,6 +10,10 @@ same command) and the page is written from whatever is measured so far.
     python benchmarks/ladder.py --only "trike bot:5"  # rungs whose command contains this
     python benchmarks/ladder.py --write               # only write docs/LADDER.md
 
+The rungs of levels 6-8 think for a time: run them on cores nothing else uses, e.g.
+`python benchmarks/ladder.py --only "bot:6 bot:5" --workers 2` (about 2 hours on two cores for the
+four games), then "bot:7 bot:6" (about 8 hours) and "bot:8 bot:7" (about 1.5 days).
+
 Pinning: the matches run under `taskset -c F-(F+W-1)` with W worker processes, one per core
 from core F (`--first-core`, default 0); nothing else should run on those cores meanwhile (a
 shared machine makes equal-time matches unfair; node budgets play the same games anyway).
@@ -42,7 +46,7 @@ RUNGS: list[tuple[str, str, str, str, list[str]]] = [
     ("new bot:5 vs today's bot:5, 0.1 s a move each", "trike", "bot:5", "mcts_old", EQUAL_TIME),
 ] + [
     (f"bot:{level} vs bot:{level - 1}", game, f"bot:{level}", f"bot:{level - 1}", [])
-    for game in ("trike", "trigeo", "hexalit", "bitis") for level in range(2, 6)
+    for game in ("trike", "trigeo", "hexalit", "bitis") for level in range(2, 9)
 ]
 
 
@@ -136,6 +140,9 @@ def write() -> None:
         "`benchmarks/ladder-results.json`). Every match pairs its openings and exchanges the seats; the",
         "score is the first agent's, with its 95% interval, and the Elo difference follows from it.",
         "A level's algorithm and budget are shown next to it (nodes for alpha-beta, simulations for MCTS).",
+        "Levels 6-8 think for a time (about 0.5, 2 and 8 s a move; Trigeo and Hexalit up to twice that on",
+        "critical turns), so their rows depend on the machine and how busy it was: see docs/LEVELS.md, which",
+        "also has the nodes each level searches a move and the commands of the 200-game runs still to do.",
         "",
         "| game | match | games | score (95% CI) | Elo (95% CI) | commit | command |",
         "|------|-------|------:|----------------|--------------|--------|---------|",
@@ -151,7 +158,7 @@ def write() -> None:
     missing = [f"{game}: {a} vs {b}" for _, game, a, b, extra in RUNGS
                if not measured(results, game, a, b, extra, GAMES)]
     if missing:
-        lines += ["", "Not measured yet: " + "; ".join(missing) + "."]
+        lines += ["", f"Not measured yet with {GAMES} games: " + "; ".join(missing) + "."]
     PAGE.write_text("\n".join(lines) + "\n")
     print(f"wrote {PAGE}")
 

@@ -155,6 +155,11 @@ WEB: dict[str, dict[str, str]] = {
     "bot_random": {"en": "Random", "de": "Zufall"},
     "bot_n": {"en": "Level {n}", "de": "Stufe {n}"},
     "bot_perfect": {"en": "Perfect (solved)", "de": "Perfekt (gelöst)"},
+    "bot_thinks": {"en": "Level {level} – {s} s a move", "de": "Stufe {level} – {s} s pro Zug"},
+    # the longer time is for critical turns (docs/LEVELS.md); the text stays short for a phone
+    "bot_thinks_more": {"en": "Level {level} – {s} s a move, up to {most} s",
+                        "de": "Stufe {level} – {s} s pro Zug, bis zu {most} s"},
+    "bot_table": {"en": "Level {level} – perfect (solved table)", "de": "Stufe {level} – perfekt (Lösungstabelle)"},
     "your_colour": {"en": "Your colour", "de": "Deine Farbe"},
     "colour_random": {"en": "Random", "de": "Zufällig"},
     "clock": {"en": "Clock", "de": "Uhr"},

@@ -17,6 +17,7 @@ import pytest
 
 import ludothek
 from ludothek.web.botpool import (
+    LONG,
     QUICK,
     SLOW,
     BotFailed,
@@ -104,14 +105,14 @@ def test_fair_queue_serves_the_client_served_longest_ago():
 
 def test_a_quick_reply_arrives_while_ten_long_searches_wait():
     async def main():
-        # the 2-core layout on any machine: one slow worker, one quick worker
+        # the 2-core layout on any machine: one quick, one slow and one long worker
         pool = BotPool("process", workers=1, quick_workers=1)
         try:
             await pool.ready()
             greedy = [asyncio.ensure_future(pool.compute(job("trigeo", "alphabeta:4s", seed=i), "greedy"))
                       for i in range(10)]
-            await until(lambda: pool.stats()["busy"][SLOW] == 1)
-            assert pool.stats()["queued"][SLOW] == 9
+            await until(lambda: pool.stats()["busy"][LONG] == 1)
+            assert pool.stats()["queued"][LONG] == 9
             for agent in ("random", "bot:1", "random", "bot:1"):
                 args = job("trigeo", agent, seed=7)
                 started = time.perf_counter()
@@ -132,7 +133,7 @@ def test_a_quick_reply_arrives_while_ten_long_searches_wait():
 @pytest.mark.parametrize("kind", ["process", "thread"])
 def test_round_robin_serves_another_client_before_a_backlog(kind):
     async def main():
-        pool = BotPool(kind, workers=1, quick_workers=1)
+        pool = BotPool(kind, workers=1, quick_workers=1, long_workers=0)
         finished: list[str] = []
 
         async def compute(args, client, name):
@@ -160,7 +161,7 @@ def test_round_robin_serves_another_client_before_a_backlog(kind):
 
 def test_close_drains_the_running_job_and_cancels_the_queued_ones():
     async def main():
-        pool = BotPool("process", workers=1, quick_workers=1)
+        pool = BotPool("process", workers=1, quick_workers=1, long_workers=0)
         await pool.ready()
         pids = pool.stats()["pids"][QUICK] + pool.stats()["pids"][SLOW]
         jobs = [job("trigeo", "alphabeta:0.5s", seed=i) for i in range(3)]
@@ -181,7 +182,7 @@ def test_close_drains_the_running_job_and_cancels_the_queued_ones():
 
 def test_a_dead_worker_fails_its_job_and_is_replaced():
     async def main():
-        pool = BotPool("process", workers=1, quick_workers=1)
+        pool = BotPool("process", workers=1, quick_workers=1, long_workers=0)
         try:
             await pool.ready()
             task = asyncio.ensure_future(pool.compute(job("trigeo", "alphabeta:4s"), "someone"))
@@ -206,7 +207,7 @@ from ludothek.web.botpool import BotPool
 from tests.test_web_botpool import job
 
 async def main():
-    pool = BotPool("process", workers=1, quick_workers=1)
+    pool = BotPool("process", workers=1, quick_workers=1, long_workers=0)
     await pool.ready()
     # a search far longer than the test: only the death watch can end it in time
     asyncio.ensure_future(pool.compute(job("trigeo", "alphabeta:60s"), "x"))
@@ -243,7 +244,7 @@ from ludothek.web.botpool import BotPool
 from tests.test_web_botpool import job
 
 async def main():
-    pool = BotPool("process", workers=1, quick_workers=1)
+    pool = BotPool("process", workers=1, quick_workers=1, long_workers=0)
     await pool.ready()
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
@@ -283,7 +284,7 @@ def test_sigterm_to_the_whole_service_drains():
 
 def test_thread_kind_errors_and_one_job_per_game():
     async def main():
-        pool = BotPool("thread", workers=1, quick_workers=1)
+        pool = BotPool("thread", workers=1, quick_workers=1, long_workers=0)
         assert not pool.warm
         try:
             args = job("trike", "bot:2")
@@ -295,10 +296,10 @@ def test_thread_kind_errors_and_one_job_per_game():
                 await pool.compute(job("trigeo", "random"), "a", game_id="g2")
             queued = asyncio.ensure_future(pool.compute(job("trigeo", "alphabeta:0.5s"), "b"))
             await asyncio.sleep(0)
-            assert "b" in pool._queues[SLOW].jobs
+            assert "b" in pool._queues[LONG].jobs
             queued.cancel()  # the server gave up on it: it leaves the queue
             await asyncio.gather(queued, return_exceptions=True)
-            assert "b" not in pool._queues[SLOW].jobs
+            assert "b" not in pool._queues[LONG].jobs
             with pytest.raises(BotFailed, match="bot level must be"):
                 await pool.compute(job("trike", "bot:9"), "a")
             assert all(isinstance(action, int) for action in await asyncio.gather(*slow))
@@ -306,3 +307,63 @@ def test_thread_kind_errors_and_one_job_per_game():
             await pool.close()
 
     asyncio.run(main())
+
+
+def test_lanes_of_the_timed_levels():
+    from ludothek.web.botpool import lane_of
+
+    for game in ("trike", "trigeo", "hexalit"):
+        for level in (6, 7, 8):
+            assert lane_of(f"bot:{level}", game) == LONG
+        assert lane_of("bot:5", game) == SLOW and lane_of("bot:1", game) == QUICK
+    for level in (6, 7, 8):  # Bitis's top levels read the solved table: the budget is only a cap
+        assert lane_of(f"bot:{level}", "bitis") == QUICK
+    assert lane_of("alphabeta:4s", "trigeo") == LONG and lane_of("mcts", "trike") == LONG
+    assert lane_of("alphabeta:200k", "trigeo") == SLOW and lane_of("review", "trigeo") == SLOW
+
+
+def test_level_eight_searches_wait_among_themselves(monkeypatch):
+    """Three level-8 games think at once: a bot:5 and a bot:1 move are answered while all three
+    still think, and no quick or slow worker ever takes a level-8 job. The level-8 jobs block
+    until the test releases them: the order of events is asserted, not durations."""
+    import threading
+
+    from ludothek.web import botpool
+
+    started: list[tuple[str, str, str]] = []  # (agent, client, worker lane) as workers take jobs
+    release = {client: threading.Event() for client in ("a", "b", "c")}
+
+    def answer(args, warm=False):
+        lane = threading.current_thread().name.split("-")[2]  # ludothek-bot-LANE-N
+        started.append((args["agent"], args["client"], lane))
+        if args["agent"] == "bot:8":
+            assert release[args["client"]].wait(60), "never released"
+        return "ok", 0
+
+    monkeypatch.setattr(botpool, "_answer", answer)
+
+    async def main():
+        pool = BotPool("thread", workers=1, quick_workers=1, long_workers=1)
+        try:
+            await pool.ready()
+            eights = {client: asyncio.ensure_future(pool.compute({"agent": "bot:8", "game": "trigeo",
+                                                                   "client": client}, client))
+                      for client in ("a", "b", "c")}
+            await until(lambda: pool.stats()["busy"][LONG] == 1 and pool.stats()["queued"][LONG] == 2)
+            for agent in ("bot:5", "bot:1", "bot:5"):
+                assert await asyncio.wait_for(pool.compute({"agent": agent, "game": "trigeo", "client": "d"}, "d"),
+                                              60) == 0
+            assert not any(task.done() for task in eights.values())
+            for client in ("a", "b", "c"):  # round robin: each in turn
+                release[client].set()
+                await eights[client]
+        finally:
+            await pool.close(drain=False)
+        return started
+
+    started = asyncio.run(main())
+    assert [(agent, client) for agent, client, _ in started] == [
+        ("bot:8", "a", ), ("bot:5", "d"), ("bot:1", "d"), ("bot:5", "d"), ("bot:8", "b"), ("bot:8", "c")]
+    assert {lane for agent, _, lane in started if agent == "bot:8"} == {LONG}
+    assert {lane for agent, _, lane in started if agent == "bot:1"} == {QUICK}
+    assert {lane for agent, _, lane in started if agent == "bot:5"} == {SLOW}

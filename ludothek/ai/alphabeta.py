@@ -16,6 +16,7 @@ from ..core.protocol import CHANCE, TERMINAL, GameState
 from .base import Agent, Analysis
 from .budget import Budget
 from .knowledge import decided, knowledge, warm_up
+from .timing import next_depth_hopeless, watch
 from .walk import search_copy
 
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -69,7 +70,7 @@ class AlphaBetaAgent(Agent):
             return found
         player = state.current_player()
         warm_up(state, playouts=False)
-        self.clock = self.budget.clock()
+        self.clock = self.budget.clock(self.now)
         if self.compiled:
             found = knowledge(self.game).compiled_alphabeta(self, state, self.clock)
             if found is not None:
@@ -86,9 +87,13 @@ class AlphaBetaAgent(Agent):
         best = actions[0]
         completed = 0
         stopped = "max_depth"
+        turn = watch(self.clock)  # a budget that allows more time on critical turns
         for depth in range(1, self.max_depth + 1):
             work = search_copy(state)
             partial: dict[int, float] = {}
+            if turn is not None:
+                first = actions[0]
+                turn.running = lambda: side * partial[first] if first in partial else None
             try:
                 self._root(work, depth, actions, side, partial)
             except _OutOfBudget:
@@ -104,10 +109,12 @@ class AlphaBetaAgent(Agent):
             completed = depth
             actions = sorted(actions, key=lambda a: -side * scores[a])
             best = actions[0]
+            if turn is not None:
+                turn.depth_done(best, side * scores[best])
             if abs(scores[best]) > 0.95:
                 stopped = "decided"  # a forced win or loss
                 break
-            if self._next_depth_hopeless():
+            if next_depth_hopeless(self.clock):
                 stopped = "next_depth"
                 break
             if self._tree_exhausted:
@@ -116,13 +123,8 @@ class AlphaBetaAgent(Agent):
         mover_scores = {a: side * v for a, v in scores.items()}
         return Analysis(best=best, scores=mover_scores, line=self._line(state, best),
                         value=mover_scores.get(best, 0.0), iterations=self.clock.count,
-                        seconds=self.clock.elapsed(), depth=completed, stopped=stopped)
-
-    def _next_depth_hopeless(self) -> bool:
-        """A deeper iteration costs several times the last one: with more than half the
-        time gone it would be cut off, so stop now."""
-        seconds = self.budget.seconds
-        return seconds is not None and self.clock.elapsed() > 0.5 * seconds
+                        seconds=self.clock.elapsed(), depth=completed, stopped=stopped,
+                        critical=self.clock.extended)
 
     def _root(self, state: GameState, depth: int, actions: list[int], side: float,
               partial: dict[int, float]) -> None:

@@ -3,7 +3,7 @@
 An agent gets a state and returns a legal action. Agents are deterministic under their seed
 when their budget counts iterations (a time budget depends on the machine).
 
-Agent specs: ``random``, ``bot:1`` .. ``bot:5`` (levels for people), ``mcts[:BUDGET]``
+Agent specs: ``random``, ``bot:1`` .. ``bot:8`` (levels for people), ``mcts[:BUDGET]``
 (chance-aware UCT with the game's compiled playouts), ``uct[:BUDGET]`` (plain UCT, random
 playouts, the reference), ``alphabeta[:BUDGET]`` (iterative deepening alpha-beta or
 expectiminimax with the game's evaluation, in the game's compiled kernel where it has one),
@@ -14,6 +14,7 @@ expectiminimax with the game's evaluation, in the game's compiled kernel where i
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +47,8 @@ class Analysis:
     #: finish in the time left), "exhausted" (the whole tree searched), "max_depth"; None:
     #: it spent its budget
     stopped: str | None = None
+    #: why the move was given more than its time budget (a critical turn, :mod:`.timing`)
+    critical: str | None = None
 
 
 class Agent:
@@ -55,6 +58,8 @@ class Agent:
         self.seed = seed
         self.rng = random.Random(seed)
         self.budget = budget
+        #: the clock a time budget is read from (tests give the agent a fake one)
+        self.now = time.perf_counter
 
     def reset(self) -> None:
         """Forget anything kept between moves (call before a new game)."""

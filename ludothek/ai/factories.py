@@ -1,6 +1,6 @@
 """Agent factories named in :data:`ludothek.ai.base._AGENTS`: ``mcts``, ``uct``,
 ``alphabeta``, ``alphabeta-py`` (each with an optional budget argument) and ``bot`` (a level
-1..5)."""
+1..8)."""
 
 from __future__ import annotations
 

@@ -1,12 +1,14 @@
-"""Strength levels for people: ``bot:1`` (the weakest) to ``bot:5``, each level winning
+"""Strength levels for people: ``bot:1`` (the weakest) to ``bot:8``, each level winning
 65–85% of its games against the one below (the ladder, ``docs/LADDER.md``, measured with
 ``benchmarks/ladder.py``).
 
 Each level is an algorithm and a budget; a game's spec (``GameSpec.levels``) replaces the
-levels that suit it differently. Every level counts iterations, not seconds, so it plays the
-same way on every machine and is reproducible under a seed, and a busy server does not make
-it weaker. The strongest play is not a level: ``alphabeta:4s`` or ``mcts:4s`` think for as
-long as they are given.
+levels that suit it differently. Levels 1–5 count iterations, not seconds, so they play the
+same way on every machine and are reproducible under a seed, and a busy server does not make
+them weaker. Levels 6–8 think for a time (:data:`THINKING`: about 0.5, 2 and 8 seconds a
+move): their strength depends on the machine and they are not reproducible. The dice games
+give them up to twice that on critical turns (:mod:`.timing`); a solved game's table answers
+at once, its budget only a cap.
 """
 
 from __future__ import annotations
@@ -34,6 +36,10 @@ _DEFAULT = {
     4: Level("mcts", Budget(iterations=2000)),
     5: Level("mcts", Budget(iterations=5000)),
 }
+
+#: the seconds a move of the time-budgeted levels
+THINKING = {6: 0.5, 7: 2.0, 8: 8.0}
+_DEFAULT.update({level: Level("mcts", Budget(seconds=seconds)) for level, seconds in THINKING.items()})
 
 LEVELS = tuple(sorted(_DEFAULT))
 

@@ -81,7 +81,7 @@ class MCTSAgent(Agent):
         if found is not None:
             return found
         warm_up(state)
-        clock = self.budget.clock()
+        clock = self.budget.clock(self.now)
         if self.compiled:
             found = knowledge(self.game).compiled_search(self, state, clock)
             if found is not None:

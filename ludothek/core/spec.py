@@ -19,7 +19,9 @@ Parts (all optional except ``state``):
   ``order``, ``noisy``, ``compiled_search``, ``compiled_alphabeta``, ``warm_up``; see
   :mod:`ludothek.ai.knowledge`).
 * ``levels`` — the bot levels that differ from the default ladder:
-  ``{level: (algorithm, {"iterations": n} or {"seconds": s})}``.
+  ``{level: (algorithm, {"iterations": n} or {"seconds": s})}``; a time budget may add
+  ``"critical": f`` (up to ``f`` times as long on a critical turn, ``f`` ≤ 2, see
+  :mod:`ludothek.ai.timing`).
 * ``agents`` — extra agents of this game, ``{name: "module:factory"}`` (a factory takes the
   game name, the agent's argument or ``None``, and a seed).
 * ``board`` — the web board adapter class (:class:`ludothek.web.boards.Adapter`).

@@ -209,6 +209,9 @@ TEXTS = Catalog("core", {
                        "ein Zeitbudget muss eine positive, endliche Zahl von Sekunden sein, nicht {seconds}"),
     "budget_iterations": ("an iteration budget must be at least 1, not {iterations}",
                           "ein Iterationsbudget muss mindestens 1 sein, nicht {iterations}"),
+    "budget_critical": ("a budget's factor for critical turns must be 1 .. {most} (and needs seconds), not {critical}",
+                        "der Faktor eines Budgets für kritische Züge muss 1 .. {most} sein (und braucht Sekunden), "
+                        "nicht {critical}"),
     "budget_text": ("budget {text} must be a number of iterations (800, 20k) or a time (2s, 500ms)",
                     "das Budget {text} muss eine Zahl von Iterationen (800, 20k) oder eine Zeit (2s, 500ms) sein"),
     "bot_needs_level": ("agent 'bot' needs a level: bot:1 .. bot:{most}",

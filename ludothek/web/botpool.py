@@ -1,12 +1,18 @@
 """The workers that compute bot moves for the web server, and the fair queue in front of them.
 
-Two lanes: *quick* jobs (a move that costs milliseconds: ``random``, ``perfect``, small
-iteration budgets, see :func:`is_quick`) and *slow* jobs (searches that run for up to seconds).
-``cores - 1`` slow workers plus one quick worker, so a random or ``bot:1`` reply never waits
-behind a ``bot:5`` search. Within a lane the next job comes from the client served longest ago
-(round robin across clients, FIFO within a client), and a worker holds at most one job: the
-rest wait here, where fairness is decided, rather than in a pipe or an executor's queue.
-Idle slow workers also take quick jobs.
+Three lanes (:func:`lane_of`): *quick* jobs (a move that costs milliseconds: ``random``,
+``perfect``, small iteration budgets), *slow* jobs (searches with a fixed amount of work,
+tens of milliseconds up to about a second) and *long* jobs (searches that think for a time:
+levels 6-8, ``alphabeta:4s``; a level-8 move takes 8 s, up to 16 s on a critical turn).
+One quick worker, ``cores - 1`` slow workers and ``cores - 1`` long workers: a random or
+``bot:1`` reply never waits behind a ``bot:5`` search, and a ``bot:5`` move never waits
+behind level-8 searches, however many of them think at once (they queue among themselves).
+Within a lane the next job comes from the client served longest ago (round robin across
+clients, FIFO within a client), and a worker holds at most one job: the rest wait here, where
+fairness is decided, rather than in a pipe or an executor's queue. An idle worker helps the
+lanes of shorter jobs (:data:`HELPS`: a long worker takes slow or quick jobs, a slow worker
+quick ones), never those of longer jobs; without long workers the slow ones take the long
+jobs last.
 
 The pool lives on the event loop that first uses it; all its state is touched only there.
 Process workers are started from that loop's thread: on Linux a worker is killed when the
@@ -38,7 +44,10 @@ from .bots import compute_bot_action
 
 log = logging.getLogger("ludothek.web")
 
-QUICK, SLOW = "quick", "slow"
+QUICK, SLOW, LONG = "quick", "slow", "long"
+LANES = (QUICK, SLOW, LONG)
+#: the lanes a worker of each lane takes jobs from, in order (only from its own until warm)
+HELPS = {QUICK: (QUICK,), SLOW: (SLOW, QUICK), LONG: (LONG, SLOW, QUICK)}
 #: an iteration-only budget up to this size is quick: ≤ 25 ms measured for every game (an
 #: MCTS or plain-UCT playout costs ~80-330 µs on the largest boards)
 QUICK_ITERATIONS = 300
@@ -66,30 +75,42 @@ class BotFailed(BotPoolError):
         self.details = details
 
 
-def is_quick(agent: str, game: str) -> bool:
-    """Whether one move of ``agent`` costs at most a few tens of milliseconds: the agents that
-    need no search or whose budget is a small, fixed amount of work. A time budget never is."""
+def lane_of(agent: str, game: str) -> str:
+    """The lane of a move of ``agent``: :data:`QUICK` for the agents that need no search or
+    whose budget is a small, fixed amount of work (at most a few tens of milliseconds),
+    :data:`LONG` for a search with a time budget (it thinks as long as it is allowed),
+    :data:`SLOW` for the rest (bigger fixed budgets, and specs that are not understood here:
+    they fail in the worker, with their message)."""
     from ..ai.budget import Budget
     from ..ai.levels import level_of
 
     name, _, argument = str(agent).strip().lower().partition(":")
     if name in ("random", "perfect"):
-        return True
+        return QUICK
     try:
         if name == "bot":
             level = level_of(game, int(argument))
             algorithm, budget = level.algorithm, level.budget
-        elif name in ("mcts", "uct", "alphabeta") and argument:
+        elif name in ("mcts", "uct", "alphabeta", "alphabeta-py") and argument:
             algorithm, budget = name, Budget.parse(argument)
+        elif name in ("mcts", "uct", "alphabeta", "alphabeta-py"):
+            return LONG  # their default budget is a second
         else:
-            return False
+            return SLOW
     except Exception:  # noqa: BLE001 - a bad spec fails in the worker, with its message
-        return False
+        return SLOW
     if algorithm == "perfect":
-        return True
-    if budget.seconds is not None or budget.iterations is None:
-        return False
-    return budget.iterations <= (QUICK_NODES if algorithm == "alphabeta" else QUICK_ITERATIONS)
+        return QUICK  # a table: its time budget is only a cap
+    if budget.seconds is not None:
+        return LONG
+    if budget.iterations <= (QUICK_NODES if algorithm.startswith("alphabeta") else QUICK_ITERATIONS):
+        return QUICK
+    return SLOW
+
+
+def is_quick(agent: str, game: str) -> bool:
+    """Whether one move of ``agent`` costs at most a few tens of milliseconds (:func:`lane_of`)."""
+    return lane_of(agent, game) == QUICK
 
 
 def warm_up(done: Any = None, between: Any = None, compile: bool = True, starting: Any = None) -> None:
@@ -283,7 +304,7 @@ class _ProcessWorker:
         self.warming: str | None = None  # the game it is compiling now
         context = multiprocessing.get_context("spawn")
         self.conn, child = context.Pipe()
-        compiles = lane == SLOW  # the quick lane compiles only what its jobs need: a quick reply
+        compiles = lane != QUICK  # the quick lane compiles only what its jobs need: a quick reply
         # on a cold cache never waits behind the warm-up of another game
         self.process = context.Process(target=_worker_main, args=(child, os.getpid(), pool.warm, compiles),
                                        name=f"ludothek-bot-{lane}-{index}", daemon=True)
@@ -373,25 +394,27 @@ class BotPool:
 
     ``kind`` is ``"process"`` (spawned worker processes) or ``"thread"``; ``workers`` is the
     number of slow workers (default ``cores - 1``, at least 1), ``quick_workers`` the quick
-    lane's (0: the slow workers take quick jobs too); ``warm`` runs :func:`warm_up` in each
+    lane's (0: the slow workers take quick jobs too), ``long_workers`` the long lane's
+    (default: as many as slow workers; 0: the slow workers take long jobs, after the others); ``warm`` runs :func:`warm_up` in each
     worker, which answers the jobs that come in meanwhile between two games (default: for
     processes only); ``on_warm(game)`` is called when every worker has warmed ``game``, and
     ``on_warm(None)`` when they have warmed them all.
     """
 
     def __init__(self, kind: str = "process", workers: int | None = None, quick_workers: int = 1,
-                 warm: bool | None = None, on_warm: Any = None):
+                 warm: bool | None = None, on_warm: Any = None, long_workers: int | None = None):
         if kind not in ("process", "thread"):
             raise ValueError(f"bot pool kind must be 'process' or 'thread', not {kind!r}")
         self.kind = kind
         self.workers = max(1, cores() - 1) if workers is None else workers
         self.quick_workers = quick_workers
+        self.long_workers = self.workers if long_workers is None else long_workers
         self.warm = kind == "process" if warm is None else warm
         self.on_warm = on_warm  # on_warm(game): every worker has warmed that game (None: all games)
         self._announced: set[str | None] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
         self._workers: list[Any] = []  # the quick ones first
-        self._queues = {QUICK: _FairQueue(), SLOW: _FairQueue()}
+        self._queues = {lane: _FairQueue() for lane in LANES}
         self._games: set[str] = set()
         self._closed = False
         self._spawned = 0
@@ -407,6 +430,8 @@ class BotPool:
                 self._spawn(QUICK)
             for _ in range(self.workers):
                 self._spawn(SLOW)
+            for _ in range(self.long_workers):
+                self._spawn(LONG)
             atexit.register(self.shutdown_now)
 
     async def ready(self, timeout: float | None = None) -> None:
@@ -428,7 +453,7 @@ class BotPool:
 
         Raises :class:`PoolClosed`, :class:`WorkerDied` (retry) or :class:`BotFailed`."""
         self.start()
-        lane = QUICK if is_quick(args["agent"], args["game"]) else SLOW
+        lane = lane_of(args["agent"], args["game"])
         if game_id is not None:
             if game_id in self._games:
                 raise BotPoolError(f"game {game_id} already has a bot job in the pool")
@@ -460,7 +485,7 @@ class BotPool:
             self._games.discard(game_id)
 
     def stats(self) -> dict[str, Any]:
-        lanes = (QUICK, SLOW)
+        lanes = LANES
         return {
             "kind": self.kind,
             "closed": self._closed,
@@ -522,9 +547,11 @@ class BotPool:
             if not worker.ready or worker.job is not None:
                 continue
             rank = None if None in self._announced else self._warmth
-            job = self._queues[worker.lane].pop(rank)
-            if job is None and worker.lane == SLOW and None in worker.warmed:  # one warming up answers
-                job = self._queues[QUICK].pop(rank)  # only between two games: the quick lane is sooner
+            job = None
+            for lane in self._lanes_for(worker):
+                job = self._queues[lane].pop(rank)
+                if job is not None:
+                    break
             if job is None:
                 continue
             worker.job = job
@@ -532,6 +559,17 @@ class BotPool:
                 job.on_start()
             if not worker.send(job.args):
                 self._died(worker)
+
+    def _lanes_for(self, worker: Any) -> tuple[str, ...]:
+        """The lanes ``worker`` takes jobs from, in order: its own, and once it is warm (one
+        warming up answers only between two games: the others are sooner) those of shorter jobs
+        (:data:`HELPS`); slow workers take the long jobs too when there are no long workers."""
+        if None not in worker.warmed:
+            return (worker.lane,)
+        lanes = HELPS[worker.lane]
+        if worker.lane == SLOW and not self.long_workers:
+            lanes += (LONG,)
+        return lanes
 
     def _readable(self, worker: _ProcessWorker) -> None:
         message = worker.receive()

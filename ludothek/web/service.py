@@ -84,6 +84,7 @@ def game_catalog() -> list[dict[str, Any]]:
             ],
             "has_first": any(o.name == "first" for o in cls.OPTIONS),
             "bots": bot_levels(name),
+            "bot_thinking": bot_thinking(name),
         })
     return result
 
@@ -95,19 +96,36 @@ def game_summary(name: str) -> dict[str, str] | None:
 
 
 def bot_levels(game: str | None = None) -> list[str]:
-    """Agent specs the home page offers: ``random``, the levels ``bot:1`` … ``bot:5`` and
+    """Agent specs the home page offers: ``random``, the levels ``bot:1`` … ``bot:8`` and
     ``perfect`` where the game has a stored solution; only those that can play ``game``."""
     from ..ai.base import agent_names
+    from ..ai.levels import LEVELS
 
     names = agent_names()
     specs = ["random"] if "random" in names else []
     if "bot" in names:
-        specs += [f"bot:{level}" for level in range(1, 6)]
+        specs += [f"bot:{level}" for level in LEVELS]
     if "perfect" in names:
         specs.append("perfect")
     if game is None:
         return specs
     return [spec for spec in specs if _agent_plays(spec, game)]
+
+
+def bot_thinking(game: str) -> dict[str, dict]:
+    """How long the levels of ``game`` that think for a time do, for the opponent choice:
+    ``{"bot:7": {"seconds": 2.0, "most": 4.0}}`` (``most``: on a critical turn), and
+    ``{"perfect": True}`` for a level that plays from a solved table (it answers at once)."""
+    from ..ai.levels import LEVELS, level_of
+
+    found: dict[str, dict] = {}
+    for level in LEVELS:
+        spec = level_of(game, level)
+        if spec.algorithm == "perfect":
+            found[f"bot:{level}"] = {"perfect": True}
+        elif spec.budget.seconds is not None:
+            found[f"bot:{level}"] = {"seconds": spec.budget.seconds, "most": spec.budget.most_seconds}
+    return found
 
 
 @cache

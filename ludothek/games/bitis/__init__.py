@@ -45,13 +45,18 @@ SPEC = GameSpec(
     },
     # Bitis is tiny: a 2000-node alpha-beta plays as well as the solved table in matches from
     # the start, so the levels below "perfect" stay small; strength is not smooth in the
-    # budget here (alpha-beta with 200 nodes loses to MCTS with 100), see docs/LADDER.md
+    # budget here (alpha-beta with 200 nodes loses to MCTS with 100), see docs/LADDER.md.
+    # Levels 5-8 all play perfectly from the table, which answers at once: the time budgets
+    # of levels 6-8 (those of the other games) are only a cap
     levels={
         1: ("uct", {"iterations": 25}),
         2: ("mcts", {"iterations": 100}),
         3: ("alphabeta", {"iterations": 600}),
         4: ("alphabeta", {"iterations": 1100}),
         5: ("perfect", {"seconds": 5.0}),
+        6: ("perfect", {"seconds": 0.5}),
+        7: ("perfect", {"seconds": 2.0}),
+        8: ("perfect", {"seconds": 8.0}),
     },
     agents={"perfect": "ludothek.games.bitis.perfect:perfect_factory"},
     solver="ludothek.games.bitis.solve_cli:run",

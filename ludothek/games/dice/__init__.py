@@ -16,8 +16,15 @@ This module itself stays light (the games' specs import it).
 
 def alphabeta_levels(*nodes: int) -> dict[int, tuple[str, dict]]:
     """Levels 1..5 as alpha-beta (the stronger search at both dice games) with these node
-    budgets, chosen by the ladder (``docs/LADDER.md``)."""
-    return {level: ("alphabeta", {"iterations": n}) for level, n in enumerate(nodes, start=1)}
+    budgets, chosen by the ladder (``docs/LADDER.md``); levels 6..8 as alpha-beta with the
+    time budgets of :data:`ludothek.ai.levels.THINKING`, twice that on critical turns."""
+    from ...ai.budget import MOST_CRITICAL
+    from ...ai.levels import THINKING
+
+    levels = {level: ("alphabeta", {"iterations": n}) for level, n in enumerate(nodes, start=1)}
+    for level, seconds in THINKING.items():
+        levels[level] = ("alphabeta", {"seconds": seconds, "critical": MOST_CRITICAL})
+    return levels
 
 
 #: the draws both dice games share (the words of their spec's ``endings``)

@@ -31,13 +31,13 @@ and 60 games, with late-move reductions on both sides) and is off.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from ...ai.base import Analysis
 from ...ai.budget import Clock
+from ...ai.timing import next_depth_hopeless, watch
 from ...boards import triangle66 as T
 from . import search_kernels as K
 from .eval_kernels import HEXALIT_WEIGHTS, TRIGEO_WEIGHTS, WEIGHT_NAMES
@@ -179,9 +179,12 @@ def analyse(agent, state, clock: Clock, root: Root, order) -> Analysis:
     completed = 0
     slice_nodes = 2000
     stopped: str | None = "max_depth"
+    turn = watch(clock)  # a budget that allows more time on critical turns
     for depth in range(1, max_depth + 1):
         root_moves = np.array(actions, np.int32)
         root_scores = np.zeros(len(actions), np.float64)
+        if turn is not None:  # the previous best is searched first
+            turn.running = lambda s=root_scores: float(s[0]) if tables.reg[K.R_ROOT_DONE] >= 1 else None
         par[K.P_NROOT] = len(actions)
         K.start_iteration(par, tables.reg, tables.freg, ints, tables.flts, tables.killers, depth)
         finished = False
@@ -189,7 +192,7 @@ def analyse(agent, state, clock: Clock, root: Root, order) -> Analysis:
             limit = int(tables.reg[K.R_NODES]) + slice_nodes
             if clock.limit is not None:
                 limit = min(limit, clock.limit)
-            started = time.perf_counter()
+            started = clock.now()
             before = int(tables.reg[K.R_NODES])
             status = tables._run(g_keys, g_counts, root_moves, root_scores, root.jumps, limit)
             clock.count = int(tables.reg[K.R_NODES])
@@ -198,7 +201,7 @@ def analyse(agent, state, clock: Clock, root: Root, order) -> Analysis:
                 break
             if (clock.limit is not None and clock.count >= clock.limit) or clock.out_of_time():
                 break
-            spent = time.perf_counter() - started
+            spent = clock.now() - started
             if spent > 0 and clock.deadline is not None:  # about 5 ms a slice
                 rate = (clock.count - before) / spent
                 slice_nodes = int(min(max(256, rate * 0.005), 1 << 22))
@@ -221,17 +224,19 @@ def analyse(agent, state, clock: Clock, root: Root, order) -> Analysis:
         actions = sorted(actions, key=lambda a: -scores[a])
         best = actions[0]
         line = _line(tables, best)
+        if turn is not None:
+            turn.depth_done(best, scores[best])
         if abs(scores[best]) > 0.95:
             stopped = "decided"  # a forced win or loss
             break
-        if _next_depth_hopeless(agent, clock):
+        if next_depth_hopeless(clock):
             stopped = "next_depth"
             break
         if not tables.reg[K.R_HORIZON]:
             stopped = "exhausted"  # the whole tree was searched
             break
     return Analysis(best=best, scores=scores, line=line, value=scores.get(best, 0.0), iterations=clock.count,
-                    seconds=clock.elapsed(), depth=completed, stopped=stopped)
+                    seconds=clock.elapsed(), depth=completed, stopped=stopped, critical=clock.extended)
 
 
 def _table_bits(clock: Clock) -> int:
@@ -239,11 +244,6 @@ def _table_bits(clock: Clock) -> int:
     if clock.limit is None:
         return 20
     return max(12, min(20, int(clock.limit).bit_length() + 1))
-
-
-def _next_depth_hopeless(agent, clock: Clock) -> bool:
-    seconds = agent.budget.seconds if agent.budget is not None else None
-    return seconds is not None and clock.elapsed() > 0.5 * seconds
 
 
 def _line(tables: SearchTables, best: int) -> list[int]:

@@ -161,7 +161,7 @@ def _next_chunk(clock, chunk: int) -> int:
     if clock.deadline is None:
         return min(chunk * 2, 4096)
     elapsed = clock.elapsed()
-    left = clock.budget.seconds - elapsed
+    left = clock.allowed() - elapsed
     rate = clock.count / max(elapsed, 1e-6)
     return max(16, min(chunk * 2, 4096, int(rate * left * 0.9) + 1))
 

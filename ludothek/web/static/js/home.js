@@ -65,7 +65,7 @@ export async function renderHome(root) {
   if (form.opponent === "bot") {
     const select = el("select", { id: "bot-level", onchange: (e) => { form.bot = e.target.value; } },
       (game.bots || bots).map((b) => el("option", { value: b, selected: b === form.bot ? true : null },
-        b === "random" ? t("bot_random") : b.startsWith("bot:") ? t("bot_n", { n: b.slice(4) }) : b === "perfect" ? t("bot_perfect") : b)));
+        botChoice(b, game.bot_thinking || {}))));
     oppBox.append(el("div", { class: "field" }, el("label", { for: "bot-level" }, t("bot_level")), select));
   }
   if (form.opponent !== "hotseat") {
@@ -110,4 +110,16 @@ async function renderHomeAgain(root) {
   root.replaceChildren();
   await renderHome(root);
   restoreFocus(key, root);
+}
+
+// a bot in the opponent choice: its level, and how long it thinks where it thinks for a time
+function botChoice(bot, thinking) {
+  if (bot === "random") return t("bot_random");
+  if (bot === "perfect") return t("bot_perfect");
+  if (!bot.startsWith("bot:")) return bot;
+  const level = bot.slice(4), think = thinking[bot];
+  if (!think) return t("bot_n", { n: level });
+  if (think.perfect) return t("bot_table", { level });
+  if (think.most > think.seconds) return t("bot_thinks_more", { level, s: think.seconds, most: think.most });
+  return t("bot_thinks", { level, s: think.seconds });
 }
