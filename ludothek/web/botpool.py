@@ -304,8 +304,10 @@ class _ProcessWorker:
         self.warming: str | None = None  # the game it is compiling now
         context = multiprocessing.get_context("spawn")
         self.conn, child = context.Pipe()
-        compiles = lane != QUICK  # the quick lane compiles only what its jobs need: a quick reply
-        # on a cold cache never waits behind the warm-up of another game
+        # only the slow lane compiles everything at start: a quick reply on a cold cache never
+        # waits behind the warm-up of another game, and a long worker (idle until someone plays
+        # a top level) loads what is compiled and compiles only what its jobs need
+        compiles = lane == SLOW
         self.process = context.Process(target=_worker_main, args=(child, os.getpid(), pool.warm, compiles),
                                        name=f"ludothek-bot-{lane}-{index}", daemon=True)
         self.process.start()
