@@ -325,12 +325,13 @@ def test_match_shows_games_score_and_time_left_on_a_terminal(monkeypatch):
 # ---------------------------------------------------------------------------- 7. help texts
 def test_help_lists_the_agents_from_the_registry():
     from ludothek.ai.base import agent_names
+    from ludothek.ai.levels import LEVELS
 
     for verb in ("play", "match", "analyse"):
         text = " ".join(invoke(verb, "--help").stdout.split())
         for name in agent_names():
             assert name in text, (verb, name)
-        assert "bot:1 … bot:5" in text and "perfect (bitis only)" in text
+        assert f"bot:1 … bot:{max(LEVELS)}" in text and "perfect (bitis only)" in text
 
 
 @pytest.mark.parametrize("verb", ["moves", "perft", "bench", "play", "analyse", "match"])

@@ -7,6 +7,8 @@ screenshots go to tests/artifacts/."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from ludothek.core.registry import game_spec
@@ -101,6 +103,20 @@ def test_a_guest_solves_but_is_not_rated_and_sees_it_in_german(page, server):
     assert page.inner_text("#puzzle-result").startswith("Richtig")
     assert page.locator("#rating-after").count() == 0
     page.click('[data-lang="en"]')
+
+
+def test_a_hexalit_puzzle_answered_by_rolling_a_die(page, server):
+    """A roll has no target cell: selecting the die offers the roll as a button (as the game
+    page does); without it these puzzles could not be answered at all."""
+    rolls = [p for p in shipped("hexalit").values() if re.fullmatch(r"[A-Z]\d+[A-Z]", p["solution"])]
+    assert rolls, "the shipped Hexalit puzzles have roll answers"
+    page.goto(f"{server}/puzzles/hexalit/{rolls[0]['id']}")
+    puzzle = shown(page)
+    info = next(m for m in puzzle["moves"] if m["move"] == rolls[0]["solution"])
+    assert (info["kind"], info["to"]) == ("roll", None)
+    assert not page.locator(f'#puzzle-status button[data-move="{info["move"]}"]').count()  # not before the die is chosen
+    play_on_board(page, puzzle, info["move"])
+    assert page.get_attribute("#puzzle-board", "data-state") == "solved"
 
 
 @pytest.mark.parametrize("game", ["trigeo", "hexalit", "bitis"])

@@ -84,6 +84,11 @@ class Analyses:
     # ------------------------------------------------------------------ requests
     async def start(self, game_id: Any, client: str) -> dict[str, Any]:
         row = await self._finished(game_id)
+        # the job is asked before and after the stored result is read: a job ends by storing
+        # its result and then leaving self.jobs, so one that ended during the read is stored
+        job = self.jobs.get(row.id)
+        if job is not None and job["status"] != "failed":
+            return _progress(job)
         stored = await asyncio.to_thread(self._load, row.id)
         if stored is not None:
             return {"status": "done", "analysis": stored}

@@ -91,10 +91,14 @@ function draw(page, wrap) {
     status.append(box);
   } else {
     status.append(el("p", { class: "note" }, page.busy ? t("puzzle_checking") : t("puzzle_hint")));
-    const buttons = p.moves.filter((m) => !m.from && !m.to);  // moves without a cell (e.g. a swap)
+    // moves without a target cell: those without any cell (e.g. a swap), and rolling the selected die
+    const buttons = p.moves.filter((m) => !m.to && (!m.from || (m.kind === "roll" && m.from === page.selected)));
     if (buttons.length) {
       const box = el("div", { class: "row" });
-      for (const m of buttons) box.append(el("button", { type: "button", class: "btn", "data-move": m.move, onclick: () => answer(page, m.move) }, m.move));
+      for (const m of buttons) {
+        const label = m.kind === "roll" ? `\u2684 ${t("roll")} (${m.from})` : m.move;
+        box.append(el("button", { type: "button", class: "btn", "data-move": m.move, onclick: () => answer(page, m.move) }, label));
+      }
       status.append(box);
     }
   }

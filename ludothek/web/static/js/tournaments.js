@@ -49,7 +49,7 @@ async function renderList(root) {
     el("label", { class: "tour-field" }, lengthLabel, length),
     field(t("tour_clock"), clock),
     el("label", { class: "tour-check" }, rated, t("tour_rated")),
-    el("button", { type: "submit", class: "primary" }, t("tour_create")), error);
+    el("button", { type: "submit", class: "btn primary" }, t("tour_create")), error);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     error.textContent = "";
@@ -100,11 +100,11 @@ function botInvites(page) {
   return el("section", { class: "card", id: "tour-bots", "aria-labelledby": "tour-bots-h" },
     el("h2", { id: "tour-bots-h" }, t("tour_bots")),
     el("p", { class: "note" }, t("tour_bots_note")),
-    el("div", { class: "buttons" },
+    el("div", { class: "buttons tour-actions" },
       el("label", { class: "tour-field" }, el("span", {}, t("tour_bot_level")), level),
-      el("button", { type: "button", id: "tour-invite-bot", onclick: () => act(page, "bots", { bot: level.value }) }, t("tour_invite_bot"))),
+      el("button", { type: "button", class: "btn", id: "tour-invite-bot", onclick: () => act(page, "bots", { bot: level.value }) }, t("tour_invite_bot"))),
     invited.length ? el("ul", { class: "tour-bot-list" }, ...invited.map((p) => el("li", {}, `${p.name} `,
-      el("button", { type: "button", class: "tour-remove-bot", "aria-label": t("tour_remove_bot_named", { name: p.name }),
+      el("button", { type: "button", class: "btn tour-remove-bot", "aria-label": t("tour_remove_bot_named", { name: p.name }),
                      onclick: () => act(page, "bots/remove", { bot: p.name }) }, t("tour_remove_bot"))))) : null);
 }
 
@@ -130,13 +130,13 @@ function draw(page, wrap) {
   wrap.append(el("h1", { id: "tour-name" }, v.name),
     el("p", { id: "tour-status", "data-status": v.status },
       `${gameTitle(page.games, v.game)} · ${t(v.kind === "swiss" ? "tour_swiss" : "tour_arena")} · ${length} · ${t(`tour_status_${v.status}`)}${v.rated ? ` · ${t("tour_rated")}` : ""}`));
-  const buttons = el("div", { class: "buttons" });
+  const buttons = el("div", { class: "buttons tour-actions" });
   if (me && !mine && v.status !== "over" && (v.status === "open" || v.kind === "arena"))
-    buttons.append(el("button", { type: "button", class: "primary", id: "tour-join", onclick: () => act(page, "join") }, t("tour_join")));
+    buttons.append(el("button", { type: "button", class: "btn primary", id: "tour-join", onclick: () => act(page, "join") }, t("tour_join")));
   if (mine && v.status !== "over" && (v.status === "open" || v.kind === "arena"))
-    buttons.append(el("button", { type: "button", id: "tour-withdraw", onclick: () => act(page, "withdraw") }, t("tour_withdraw")));
+    buttons.append(el("button", { type: "button", class: "btn", id: "tour-withdraw", onclick: () => act(page, "withdraw") }, t("tour_withdraw")));
   if (me && v.status === "open")
-    buttons.append(el("button", { type: "button", id: "tour-start", onclick: () => act(page, "start") }, t("tour_start")));
+    buttons.append(el("button", { type: "button", class: "btn", id: "tour-start", onclick: () => act(page, "start") }, t("tour_start")));
   if (buttons.childElementCount) wrap.append(buttons);
   if (me && v.creator === me.name && v.status === "open" && !v.rated) wrap.append(botInvites(page));
   if (page.error) wrap.append(el("p", { class: "err", role: "alert" }, page.error));
@@ -155,11 +155,11 @@ function standings(v) {
     el("thead", {}, el("tr", {}, ...head.map((k) => el("th", { scope: "col" }, t(k))))));
   const body = el("tbody");
   for (const s of v.standings) {
-    const player = s.bot ? el("span", { class: "tour-bot" }, `🤖 ${s.player}`)  // a bot has no profile
+    const player = s.bot ? el("span", { class: "tour-bot" }, s.player)  // a bot has no profile (its name says bot:N)
       : el("a", { href: `/players/${encodeURIComponent(s.player)}`, "data-link": true }, s.player);
     const cells = swiss
       ? [s.rank, player, points(s.score), points(s.buchholz), points(s.sonneborn_berger), s.games]
-      : [s.rank, el("span", {}, player, s.fire ? ` 🔥 ${t("tour_on_fire")}` : ""), s.points, s.games, s.berserk, s.sheet.join(" ")];
+      : [s.rank, el("span", {}, player, s.fire ? el("span", { class: "tag" }, t("tour_on_fire")) : ""), s.points, s.games, s.berserk, s.sheet.join(" ")];
     body.append(el("tr", {}, ...cells.map((c, i) => (i === 1 ? el("th", { scope: "row" }, c) : el("td", {}, c)))));
   }
   table.append(body);
