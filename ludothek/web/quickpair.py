@@ -95,7 +95,8 @@ class QuickPairing:
             raise WebError(400, TEXTS("clock", clocks=", ".join(CLOCKS)))
         pool = pool_key(cls.name, clock)
         await asyncio.to_thread(self._enter, user, pool, cls.name)
-        game_id = await self._try(user.id) or await asyncio.to_thread(self._paired_to, user.id)
+        # or the game someone else's look or press paired him into meanwhile
+        game_id = await self._try(user.id) or (await asyncio.to_thread(self._games_of, [user.id])).get(user.id)
         if game_id is not None:
             await asyncio.to_thread(self._forget, user.id)
             await self.announce()
@@ -135,12 +136,6 @@ class QuickPairing:
         q = quick_pairing_table.c
         with self.store._taking_turns(), self.store.engine.connect() as conn:
             return conn.execute(select(q.pool).where(q.user_id == user_id, q.game_id.is_(None))).scalar()
-
-    def _paired_to(self, user_id: int) -> str | None:
-        """The game a player was paired into by someone else's look or press, if any."""
-        q = quick_pairing_table.c
-        with self.store._taking_turns(), self.store.engine.connect() as conn:
-            return conn.execute(select(q.game_id).where(q.user_id == user_id, q.game_id.is_not(None))).scalar()
 
     async def _try(self, user_id: int) -> str | None:
         """Pair a waiting player if the rule allows; the new game's id, or None."""
@@ -254,6 +249,7 @@ class QuickPairing:
         return {r["user_id"]: r["game_id"] for r in mine}, ready
 
     def _games_of(self, users: list[int]) -> dict[int, str]:
+        """The games these players were paired into (by anyone's look or press), if any."""
         q = quick_pairing_table.c
         with self.store._taking_turns(), self.store.engine.connect() as conn:
             return dict(conn.execute(select(q.user_id, q.game_id).where(q.user_id.in_(users), q.game_id.is_not(None))).all())
