@@ -326,7 +326,6 @@ def test_a_bad_seek_is_refused_clearly(client, body, key):
 
 def test_the_lobby_socket_pushes_seeks_starts_games_and_counts_turns(client):
     ann, bob = player(client, "ann"), player(client, "bob")
-    lobby = client.app.state.lobby
     headers = {**ORIGIN, "Cookie": f"ludothek_session={ann.session}"}
     with client.websocket_connect("/ws/lobby", headers=headers) as ws:
         assert ws.receive_json() == {"type": "lobby", "seeks": [], "live": []}
@@ -368,6 +367,38 @@ def test_a_seek_accepted_before_its_page_claims_it_still_starts_the_game_there(c
         ws.receive_json()
         ws.send_json({"type": "own", "seek": posted["seek"]["id"], "token": posted["token"], "ref": 1})
         assert ws.receive_json() == {"type": "started", "seek": posted["seek"]["id"], "game": accepted["id"]}
+
+
+def test_the_author_is_sent_to_a_game_only_once_it_exists(client, monkeypatch):
+    """A seek is taken a moment before its game is made; a lobby look in that moment (here
+    staged: the look runs just before the game is made) must not send the author's page to a
+    game that does not exist yet (it showed "This game does not exist" and stayed there)."""
+    from ludothek.web import lobby as lobby_module
+
+    ann, bob = player(client, "ann"), player(client, "bob")
+    lobby, store = client.app.state.lobby, client.app.state.store
+    real_create, real_send, sent = lobby.service.create, lobby_module.send, []
+
+    async def look_then_create(*args, **kwargs):
+        await lobby.refresh()
+        return await real_create(*args, **kwargs)
+
+    async def send(ws, message):
+        if message["type"] == "started":
+            sent.append(store.load(message["game"], with_moves=False) is not None)
+        await real_send(ws, message)
+
+    monkeypatch.setattr(lobby.service, "create", look_then_create)
+    monkeypatch.setattr(lobby_module, "send", send)
+    posted = seek(ann)
+    with client.websocket_connect("/ws/lobby", headers=ORIGIN) as ws:
+        ws.receive_json()
+        ws.send_json({"type": "own", "seek": posted["seek"]["id"], "token": posted["token"], "ref": 1})
+        assert ws.receive_json() == {"type": "ok", "ref": 1}
+        accepted = bob.post(f"/api/seeks/{posted['seek']['id']}/accept", {}).json()
+        while (message := ws.receive_json())["type"] != "started":
+            pass
+    assert message["game"] == accepted["id"] and sent == [True]
 
 
 def test_seeks_expire_and_an_absent_authors_live_seek_goes(client, clock):

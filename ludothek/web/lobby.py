@@ -30,7 +30,7 @@ from ..core.errors import LudothekError
 from ..ratings import Rating
 from . import clocks
 from .service import GameService, WebError, game_and_options, new_state, rated_arg
-from .store import PROVISIONAL_DEVIATION, Account, Store, hash_token, ratings_table, seeks_table
+from .store import PROVISIONAL_DEVIATION, Account, Store, games_table, hash_token, ratings_table, seeks_table
 from .texts import TEXTS
 
 log = logging.getLogger("ludothek.web")
@@ -258,10 +258,16 @@ class Lobby:
         with self.store._taking_turns(), self.store.engine.begin() as conn:
             if owned:
                 conn.execute(update(seeks_table).where(t.id.in_(owned)).values(seen=at))
-            rows = conn.execute(select(t.id, t.spec, t.seen, t.expires, t.game_id)).all()
+            # a seek is taken (its game_id set) a moment before its game is made: the author's
+            # page is sent to the game only once it exists
+            made = select(games_table.c.id).where(games_table.c.id == t.game_id).exists()
+            rows = conn.execute(select(t.id, t.spec, t.seen, t.expires, t.game_id, made)).all()
             gone, started = [], {}
-            for seek_id, spec, seen, expires, game_id in rows:
-                if game_id is not None and seek_id in owned:
+            for seek_id, spec, seen, expires, game_id, exists in rows:
+                if game_id is not None and not exists:
+                    if expires <= at:
+                        gone.append(seek_id)  # its game was never made (the accepting server died)
+                elif game_id is not None and seek_id in owned:
                     started[seek_id] = game_id
                     gone.append(seek_id)
                 elif game_id is not None and seen < at - ABSENT_SECONDS:
