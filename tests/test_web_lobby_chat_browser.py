@@ -29,7 +29,7 @@ pytest.importorskip("argon2")
 def site(tmp_path_factory):
     db = str(tmp_path_factory.mktemp("lobbychat") / "lobbychat.sqlite3")
     # the three people share one address: the per-address limit is raised, the account's stays
-    running = Server(db, "--chat-limits", "address=100/minute")
+    running = Server(db, "--chat-limits", "address=100/minute", "--bots", "thread")
     yield running.base, db
     running.stop()
 

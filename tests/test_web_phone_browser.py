@@ -185,7 +185,7 @@ def test_move_sounds_on_for_players_off_for_spectators(browser, server):
 
 def test_reconnecting_while_the_server_is_away(phone, tmp_path):
     db = str(tmp_path / "away.sqlite3")
-    first = Server(db, "--rate-limits", "off")
+    first = Server(db, "--rate-limits", "off", "--bots", "thread")
     port, base = first.port, first.base
     second = None
     try:
@@ -202,7 +202,7 @@ def test_reconnecting_while_the_server_is_away(phone, tmp_path):
         phone.press("#move-input", "Enter")
         phone.wait_for_function("() => document.getElementById('error').textContent.includes('reconnecting')")
         shot(phone, "phone-reconnecting")
-        second = Server(db, "--rate-limits", "off", port=port)
+        second = Server(db, "--rate-limits", "off", "--bots", "thread", port=port)
         phone.wait_for_selector("#connection", state="hidden", timeout=30000)
         phone.wait_for_function("() => window.ludothekGame.connected === true")
         # back to normal: the move goes through

@@ -25,7 +25,7 @@ def server(tmp_path_factory):
     """The browser tests' server, without the limit of new accounts per address: this module
     signs up more players from 127.0.0.1 than an hour allows one address."""
     running = Server(str(tmp_path_factory.mktemp("web") / "tournaments.sqlite3"),
-                     "--rate-limits", "move=100/second", "--login-limits", "off")
+                     "--rate-limits", "move=100/second", "--login-limits", "off", "--bots", "thread")
     yield running.base
     running.stop()
 
