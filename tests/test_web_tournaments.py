@@ -186,6 +186,10 @@ def test_a_players_tournaments_and_places_are_on_his_profile(client):
     results = devices["bob"].get(f"/api/users/{game['first']}/tournaments").json()["tournaments"]
     assert [(r["name"], r["rank"], r["players"], r["status"]) for r in results] == [("Duel", 1, 2, "over")]
     assert devices["bob"].get("/api/users/nobody/tournaments").json() == {"tournaments": []}
+    # the tournament pairs the next games: its games have no rematch
+    refused = devices["bob"].post(f"/api/games/{game['game']}/rematch", {})
+    assert refused.status_code == 409 and refused.json()["key"] == "web.rematch_tournament"
+    assert devices["bob"].get(f"/api/games/{game['game']}").json()["game"]["rematch"] is None
 
 
 def test_berserk_in_an_arena_halves_the_clock_drops_the_increment_and_scores_the_extra_point(client, clock):

@@ -212,6 +212,9 @@ def test_berserk_on_the_game_page_is_pushed_to_the_game_and_the_tournament_page(
         bob.post(f"/api/games/{game['game']}/resign")
         standings.wait_for_function("() => window.ludothekTournament.standings[0].points === 3")
         assert standings.evaluate("() => window.ludothekTournament.standings[0].player") == "kann"
+        # the end of a tournament game offers no rematch: the tournament pairs the next games
+        ann.wait_for_selector("#end-actions")
+        assert ann.locator("#end-rematch").count() == 0 and ann.locator("#rematch").count() == 0
 
 
 @pytest.fixture()

@@ -770,6 +770,8 @@ class GameService:
             mine = self._seat_for(row, token, live.state, None, user)
             if row.status != "over":
                 raise WebError(409, TEXTS("rematch_unfinished"))
+            if _event(row) is not None:
+                raise WebError(409, TEXTS("rematch_tournament"))
             if row.rematch is not None:
                 return None, row.rematch, mine, row
             options = dict(row.options)

@@ -176,6 +176,8 @@ TEXTS = Catalog("web", {
     "duration_seconds": ("{n} seconds", "{n} Sekunden"),
     "duration_second": ("{n} second", "{n} Sekunde"),
     "rematch_unfinished": ("a rematch needs a finished game", "eine Revanche braucht eine beendete Partie"),
+    "rematch_tournament": ("a tournament game has no rematch: the tournament pairs the next games",
+                           "eine Turnierpartie hat keine Revanche: das Turnier lost die nächsten Partien aus"),
     "rematch_taken": ("the rematch seat was already taken; open the new game from your own browser",
                       "der Platz in der Revanche ist schon vergeben; öffne die neue Partie in deinem eigenen Browser"),
     # ------------------------------------------------------------------ rate limits

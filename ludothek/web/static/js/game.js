@@ -612,7 +612,7 @@ function render(page, boardWrap, side, draw) {
   } else if (canAct && v.undo_blocked === "roll") {  // greyed: a shown roll stays
     actions.append(keptRollButton("undo", t("undo")));
   }
-  if (canAct && v.status === "over") {
+  if (canAct && v.status === "over" && !v.event) {  // a tournament pairs the next games itself
     if (v.rematch && tokens.get(v.rematch)) actions.append(el("button", { class: "btn primary", id: "rematch", onclick: () => navigate(`/play/${v.rematch}`) }, t("join_rematch")));
     else actions.append(el("button", { class: "btn primary", id: "rematch", onclick: () => send(page, "rematch") }, v.rematch ? t("join_rematch") : t("rematch")));
   }
@@ -692,7 +692,7 @@ function endDialog(page) {
         ratingChange(v, seat, `end-rating-${seat}`)))));
   }
   const buttons = el("div", { class: "actions", id: "end-actions" });  // not "choices": those pick a move
-  if (page.you.length) {
+  if (page.you.length && !v.event) {
     const joined = v.rematch && tokens.get(v.rematch);
     buttons.append(el("button", { class: "btn primary", id: "end-rematch", onclick: () => {
       closeModal(page);
