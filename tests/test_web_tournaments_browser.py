@@ -91,6 +91,10 @@ def test_an_account_creates_an_arena_on_the_page(page, server):
     assert "arenamaker" in page.inner_text("#tour-standings")
     # the creator of a casual tournament invites a bot level; it shows in the standings, without a profile link
     page.select_option("#tour-bot-level", "bot:2")
+    # a player joining meanwhile draws the page again: the level chosen stays chosen
+    tid = page.url.rsplit("/", 1)[-1]
+    Player(server, "arenajoiner").post(f"/api/tournaments/{tid}/join")
+    page.wait_for_function("() => window.ludothekTournament.players.some(p => p.name === 'arenajoiner')")
     page.click("#tour-invite-bot")
     page.wait_for_selector("#tour-standings .tour-bot")
     assert "bot:2" in page.inner_text("#tour-standings .tour-bot")

@@ -95,7 +95,9 @@ function connect(page) {
 function botInvites(page) {
   const v = page.view;
   const game = page.games.find((g) => g.name === v.game);
-  const level = el("select", { id: "tour-bot-level" }, ...((game && game.bots) || []).map((b) => el("option", { value: b }, b)));
+  // the level chosen stays chosen when a pushed change draws the page again
+  const level = el("select", { id: "tour-bot-level", onchange: (e) => { page.botLevel = e.target.value; } },
+    ...((game && game.bots) || []).map((b) => el("option", { value: b, selected: b === page.botLevel ? true : null }, b)));
   const invited = v.players.filter((p) => p.bot);
   return el("section", { class: "card", id: "tour-bots", "aria-labelledby": "tour-bots-h" },
     el("h2", { id: "tour-bots-h" }, t("tour_bots")),
