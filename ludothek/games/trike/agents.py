@@ -16,7 +16,7 @@ from dataclasses import replace
 from ...ai.budget import Budget
 from ...ai.mcts import MCTSAgent
 from ...core.errors import OptionError
-from .mcts2 import DEFAULT, Settings
+from .mcts3 import DEFAULT, Settings
 from .texts import TEXTS
 
 
@@ -30,6 +30,12 @@ def mcts_old_factory(game: str, argument: str | None, seed: int | None) -> MCTSA
     return agent
 
 
+def mcts_v2_factory(game: str, argument: str | None, seed: int | None) -> MCTSAgent:
+    agent = MCTSAgent(game, seed, _budget(argument), label="mcts_v2")
+    agent.trike_search = "v2"  # read by knowledge.compiled_search
+    return agent
+
+
 def mcts_with_factory(game: str, argument: str | None, seed: int | None) -> MCTSAgent:
     budget_text, *assignments = (argument or "").split(",")
     settings = settings_from(assignments)
@@ -40,7 +46,9 @@ def mcts_with_factory(game: str, argument: str | None, seed: int | None) -> MCTS
 
 def settings_from(assignments: list[str], base: Settings = DEFAULT) -> Settings:
     fields = {"c": ("exploration", float), "rave": ("rave_bias", float), "policy": ("policy", int),
-              "swap": ("swap", lambda text: bool(int(text))), "reuse": ("reuse", lambda text: bool(int(text)))}
+              "swap": ("swap", lambda text: bool(int(text))), "reuse": ("reuse", lambda text: bool(int(text))),
+              "bias": ("bias", float), "fpu": ("fpu", float),
+              "solve": ("solve_size", int), "limit": ("solve_limit", int)}
     changes = {}
     for assignment in assignments:
         key, _, text = assignment.strip().partition("=")

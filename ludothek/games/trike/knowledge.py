@@ -46,23 +46,25 @@ def compiled_search(agent, state, clock):
     (``mcts_with``) or ask for the first kernel (``trike_search = "old"``: ``mcts_old``)."""
     from dataclasses import replace
 
-    from . import mcts, mcts2
+    from . import mcts, mcts2, mcts3
 
-    if getattr(agent, "trike_search", None) == "old":
+    chosen = getattr(agent, "trike_search", None)
+    if chosen == "old":
         if not mcts.applicable(state):
             return None
         return mcts.search(state, clock, agent.rng, agent.exploration)
+    driver = mcts2 if chosen == "v2" else mcts3
     settings = getattr(agent, "trike_settings", None)
     if settings is None:
-        settings = replace(mcts2.DEFAULT, exploration=mcts2.DEFAULT.exploration * agent.exploration)
-    if not mcts2.applicable(state, settings):
+        settings = replace(driver.DEFAULT, exploration=driver.DEFAULT.exploration * agent.exploration)
+    if not driver.applicable(state, settings):
         return None
     kept = None
     if agent.reuse and settings.reuse:
         kept = getattr(agent, "trike_kept", None)
         if kept is None:
-            kept = agent.trike_kept = mcts2.Kept()
-    return mcts2.search(state, clock, agent.rng, settings, kept)
+            kept = agent.trike_kept = driver.Kept()
+    return driver.search(state, clock, agent.rng, settings, kept)
 
 
 def warm_up() -> None:
