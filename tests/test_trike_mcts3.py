@@ -107,7 +107,27 @@ def test_the_region_count_matches_a_flood_fill():
             assert K.region_at_most(board, neighbours, pawn, most, seen, stamp, queue) == (size <= most)
 
 
-def test_proven_nodes_of_a_search_are_right():
+def test_a_solving_playout_is_exact_once_the_region_is_small():
+    rng = random.Random(12)
+    checked = 0
+    while checked < 20:
+        state = played(7, rng.randint(8, 18), rng)
+        if state is None or region(state) > 8:
+            continue
+        neighbours, board, pawn, colour = arrays(state)
+        cells = board.shape[0]
+        free = np.empty(cells, np.int8)
+        K.free_counts(board, neighbours, free)
+        result = K.play_out_solving(neighbours, board, free, pawn, colour, np.empty(cells, np.int16),
+                                    np.empty(cells, np.int16), 8, 10**6, np.zeros(cells, np.int64), 0,
+                                    np.empty(cells, np.int16), *work(cells))
+        mover_wins = exhaustive(state) == 1
+        assert result == (1 if mover_wins == (colour == 1) else -1)
+        checked += 1
+
+
+@pytest.mark.parametrize("rollout", [0, 8])
+def test_proven_nodes_and_values_of_a_search_are_right(rollout):
     rng = random.Random(11)
     checked = 0
     for _ in range(12):
@@ -118,7 +138,7 @@ def test_proven_nodes_of_a_search_are_right():
         settings = Settings(solve_size=12)
         neighbours, board, pawn, colour = arrays(state)
         K.simulate(tree.ints, tree.value, tree.proven, tree.amaf, tree.prior, tree.used, neighbours, board, pawn,
-                   colour, 3000, 1.0, -1.0, 0, 9, 0.0, -1.0, settings.solve_size, settings.solve_limit)
+                   colour, 3000, 1.0, -1.0, 0, 9, 0.0, -1.0, settings.solve_size, settings.solve_limit, rollout)
         for child in range(tree.ints[0, K.FIRST], tree.ints[0, K.FIRST] + tree.ints[0, K.COUNT]):
             if tree.proven[child]:
                 after = state.copy()
@@ -201,7 +221,7 @@ def test_today_s_search_stays_reachable_as_mcts_v2():
     K2.simulate(first.ints, first.value, first.proven, first.amaf, first.used, neighbours, board.copy(), pawn, colour,
                 2000, 1.0, -1.0, 0, 77)
     K.simulate(second.ints, second.value, second.proven, second.amaf, second.prior, second.used, neighbours,
-               board.copy(), pawn, colour, 2000, 1.0, -1.0, 0, 77, 0.0, -1.0, 0, 0)
+               board.copy(), pawn, colour, 2000, 1.0, -1.0, 0, 77, 0.0, -1.0, 0, 0, 0)
     used = int(first.used[0])
     assert used == second.used[0]
     assert (first.ints[:used] == second.ints[:used]).all() and (first.value[:used] == second.value[:used]).all()

@@ -48,7 +48,8 @@ def settings_from(assignments: list[str], base: Settings = DEFAULT) -> Settings:
     fields = {"c": ("exploration", float), "rave": ("rave_bias", float), "policy": ("policy", int),
               "swap": ("swap", lambda text: bool(int(text))), "reuse": ("reuse", lambda text: bool(int(text))),
               "bias": ("bias", float), "fpu": ("fpu", float),
-              "solve": ("solve_size", int), "limit": ("solve_limit", int)}
+              "solve": ("solve_size", int), "limit": ("solve_limit", int),
+              "rollout": ("rollout_size", int)}
     changes = {}
     for assignment in assignments:
         key, _, text = assignment.strip().partition("=")

@@ -55,6 +55,9 @@ class Settings:
     #: (0: never), giving up after ``solve_limit`` positions
     solve_size: int = 0
     solve_limit: int = 2000
+    #: in a playout, solve the rest exactly once the pawn's region has at most this many
+    #: empty cells (0: never)
+    rollout_size: int = 0
 
 
 DEFAULT = Settings()
@@ -91,7 +94,8 @@ def search(state, clock, rng, settings: Settings = DEFAULT, kept: Kept | None = 
             break
         ran = simulate(tree.ints, tree.value, tree.proven, tree.amaf, tree.prior, tree.used, neighbours, board, pawn,
                        colour, want, settings.exploration, settings.rave_bias, settings.policy, rng.getrandbits(31),
-                       settings.bias, settings.fpu, settings.solve_size, settings.solve_limit)
+                       settings.bias, settings.fpu, settings.solve_size, settings.solve_limit,
+                       settings.rollout_size)
         clock.tick(ran)
         if ran < want or tree.proven[0] != 0 or clock.out_of_time():
             break

@@ -295,6 +295,53 @@ def play_out(neighbours, board, free, pawn, colour, policy, buffer, safe):
 
 
 @njit(cache=True)
+def play_out_solving(neighbours, board, free, pawn, colour, buffer, safe, most, limit, seen, stamp, queue, moves,
+                     counts, nexts, pawns):
+    """Policy 0, and every other move a look at the pawn's region: once it has at most
+    ``most`` empty cells the rest is solved exactly (``limit`` positions at most) instead of
+    played at random. Returns 1 if Black wins, else -1."""
+    step = 0
+    while True:
+        if step % 2 == 0:
+            stamp += 1
+            if region_at_most(board, neighbours, pawn, most, seen, stamp, queue):
+                exact = solve(board, neighbours, free, pawn, colour, limit, moves, counts, nexts, pawns)
+                if exact != 0:
+                    return exact if colour == 1 else -exact
+        step += 1
+        n_safe = 0
+        n_lost = 0
+        pick = -1
+        for direction in range(6):
+            cell = neighbours[pawn, direction]
+            while cell >= 0 and board[cell] == EMPTY:
+                if free[cell] != 0:
+                    buffer[n_safe] = cell
+                    n_safe += 1
+                elif not wins_there(board, neighbours, colour, cell):
+                    safe[n_lost] = cell
+                    n_lost += 1
+                else:
+                    pick = cell
+                    break
+                cell = neighbours[cell, direction]
+            if pick >= 0:
+                break
+        if pick < 0:
+            if n_safe > 0:
+                pick = buffer[np.random.randint(0, n_safe)]
+            elif n_lost > 0:
+                pick = safe[np.random.randint(0, n_lost)]
+            else:
+                break
+        place(board, neighbours, free, pick, colour)
+        pawn = pick
+        colour = 3 - colour
+    black, white = points(board, neighbours, pawn)
+    return 1 if black > white else -1
+
+
+@njit(cache=True)
 def play_out_anti(neighbours, board, free, pawn, colour, buffer, safe):
     """Policy 1: as policy 0, and among the moves that do not end the game prefer those after
     which the opponent cannot end it in his favour at once. Such an ending is a *pocket*, an
@@ -389,7 +436,7 @@ def update_amaf(ints, amaf, node, board, mover, result):
 
 @njit(cache=True)
 def simulate(ints, value, proven, amaf, prior, used, neighbours, board0, pawn0, colour0, iterations, exploration,
-             rave_bias, policy, seed, bias, fpu, solve_size, solve_limit):
+             rave_bias, policy, seed, bias, fpu, solve_size, solve_limit, rollout_size):
     """Run ``iterations`` simulations from the root (node 0; ``colour0`` to move, the pawn
     placed, no swap possible). Returns how many ran (fewer once the root is proven)."""
     np.random.seed(seed)
@@ -403,7 +450,7 @@ def simulate(ints, value, proven, amaf, prior, used, neighbours, board0, pawn0, 
     safe = np.empty(cells, np.int16)
     path = np.empty(cells + 2, np.int64)
     rave = rave_bias >= 0.0
-    seen = np.zeros(cells, np.int32)
+    seen = np.zeros(cells, np.int64)
     queue = np.empty(cells, np.int16)
     moves = np.empty((cells + 1, cells), np.int16)
     counts = np.empty(cells + 1, np.int32)
@@ -437,7 +484,13 @@ def simulate(ints, value, proven, amaf, prior, used, neighbours, board0, pawn0, 
                                 proven[node] = exact if colour == 1 else -exact
                                 result = proven[node]
                                 break
-                    result = play_out(neighbours, board, free, pawn, colour, policy, buffer, safe)
+                    if rollout_size > 0:
+                        stamp += 1
+                        result = play_out_solving(neighbours, board, free, pawn, colour, buffer, safe, rollout_size,
+                                                  solve_limit, seen, stamp, queue, moves, counts, nexts, pawns)
+                        stamp += cells  # the playout's own stamps
+                    else:
+                        result = play_out(neighbours, board, free, pawn, colour, policy, buffer, safe)
                     break
                 n = targets(board, neighbours, pawn, buffer)
                 if n == 0:  # only at a root that is already over
