@@ -53,8 +53,8 @@ class Settings:
     fpu: float = -1.0
     #: solve a new leaf exactly when at most this many empty cells are connected to the pawn
     #: (0: never), giving up after ``solve_limit`` positions
-    solve_size: int = 0
-    solve_limit: int = 2000
+    solve_size: int = 15
+    solve_limit: int = 1000
     #: in a playout, solve the rest exactly once the pawn's region has at most this many
     #: empty cells (0: never)
     rollout_size: int = 0
