@@ -40,10 +40,11 @@ def evaluate(state) -> float:
 
 
 def compiled_search(agent, state, clock):
-    """The whole MCTS in a kernel once the pawn is placed (:mod:`.mcts2`, the swap decision
+    """The whole MCTS in a kernel once the pawn is placed (:mod:`.mcts3`, the swap decision
     included); ``None`` for Black's opening stone. The agent's ``exploration`` scales the
     kernel's tuned constant (1 keeps it); an agent may carry its own ``trike_settings``
-    (``mcts_with``) or ask for the first kernel (``trike_search = "old"``: ``mcts_old``)."""
+    (``mcts_with``) or ask for an earlier kernel (``trike_search = "old"``: ``mcts_old``;
+    ``"v2"``: ``mcts_v2``, :mod:`.mcts2`)."""
     from dataclasses import replace
 
     from . import mcts, mcts2, mcts3
@@ -71,13 +72,15 @@ def warm_up() -> None:
     """Load the compiled search once (a tiny search on a small board)."""
     from .state import TrikeState
     from ...ai.budget import Budget
-    from . import mcts, mcts2
+    from . import mcts, mcts2, mcts3
 
-    state = TrikeState(size=7)
-    state.play("d2")
-    kept = mcts2.Kept()
-    mcts2.search(state, Budget(iterations=40).clock(), random.Random(0), kept=kept)  # the swap decision
-    state.play("d3")
-    mcts.search(state, Budget(iterations=4).clock(), random.Random(0), 1.0)
-    state.play("d4")
-    mcts2.search(state, Budget(iterations=4).clock(), random.Random(0), kept=kept)  # the tree kept: reroot
+    for driver in (mcts3, mcts2):  # the bots' search, and today's (mcts_v2)
+        state = TrikeState(size=7)
+        state.play("d2")
+        kept = driver.Kept()
+        driver.search(state, Budget(iterations=40).clock(), random.Random(0), kept=kept)  # the swap decision
+        state.play("d3")
+        if driver is mcts2:
+            mcts.search(state, Budget(iterations=4).clock(), random.Random(0), 1.0)
+        state.play("d4")
+        driver.search(state, Budget(iterations=4).clock(), random.Random(0), kept=kept)  # the tree kept: reroot

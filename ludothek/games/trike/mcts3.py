@@ -1,18 +1,13 @@
-"""Trike's compiled MCTS driver (:mod:`.mcts2_kernels`): runs the kernel in chunks against
-the clock and turns the tree's root into an :class:`Analysis`.
+"""Trike's compiled MCTS driver (:mod:`.mcts3_kernels`, the bots' ``mcts``): runs the kernel
+in chunks against the clock and turns the tree's root into an :class:`Analysis`.
 
-Used by :class:`ludothek.ai.mcts.MCTSAgent` (through :func:`.knowledge.compiled_search`) once
-the pawn is placed, the swap decision included: right after Black's opening stone, White
-moving or swapping is one question, who wins the position with White to move. Swapping
-leaves that very position to the other player (now White), so White searches it once and
-swaps when his best move there is expected to lose. Only Black's opening stone stays with
-the generic tree. (:mod:`.mcts` is the first compiled driver, the ``mcts_old`` agent.)
-
-Also: the tree is kept between an agent's moves (the subtree of the position reached), the
-clock is aimed at (chunks sized by the rate so far, not doubled past the deadline), and a
-search allocates no arrays. Measured at equal time on side 13 against the first driver
-(``ludothek match trike mcts mcts_old --seconds-per-move 0.1 -n 200 --workers 2``):
-0.765 (0.706-0.824), +205 Elo, in 24 % less thinking time.
+The driver of :mod:`.mcts2` (today's search until December 2026, kept as the ``mcts_v2``
+agent), with the kernel's additions as :class:`Settings`: the one turned on is the exact
+solve of a new leaf once the pawn's region is small (see :mod:`.mcts3_kernels`). As there:
+the swap decision is searched in the kernel (swapping leaves the position after Black's
+opening stone to the other player, so White swaps when his best move there is expected to
+lose), the tree is kept between an agent's moves (the subtree of the position reached), the
+clock is aimed at, and only Black's opening stone stays with the generic tree.
 """
 
 from __future__ import annotations
@@ -31,12 +26,20 @@ MAX_NODES = 3_000_000
 
 @dataclass(frozen=True)
 class Settings:
-    """The search's constants. Measured at 0.1 s a move on side 13, 100 games each against
-    these defaults: exploration 0.6 and 1.6 both lost (0.41, 0.40); RAVE (bias 0.001) lost
-    0.22; the anti-decisive playout (policy 1: twice as slow a playout) lost 0.28 and the
-    uniform one (-1) 0.47; without the swap decision in the kernel 0.43, without tree reuse
-    0.47. The search gains about 180 Elo for each doubling of the simulations here, so what
-    costs speed has to give more than that."""
+    """The search's constants. For :mod:`.mcts2` (the first five, measured at 0.1 s a move on
+    side 13, 100 games each): exploration 0.6 and 1.6 both lost (0.41, 0.40); RAVE (bias
+    0.001) lost 0.22; the anti-decisive playout (policy 1: twice as slow a playout) lost 0.28
+    and the uniform one (-1) 0.47; without the swap decision in the kernel 0.43, without tree
+    reuse 0.47. The search gains about 180 Elo for each doubling of the simulations there.
+
+    The additions, each against ``mcts_v2`` at 0.05 s a move on side 13, 40 games (seed 7;
+    a shared, busy machine, so about +-0.15): the leaf solve (``solve_size``/``solve_limit``)
+    15/1000 0.80 (and 0.575 with seed 21: 0.69 in 80 games), 20/2000 0.675, 15/300 0.65,
+    10/500 0.425, 25/3000 0.475, 35/10000 0.35 (too slow); with 15/1000: exploration 0.8
+    0.725 (seed 21), solving inside the playouts (``rollout_size``) 8: 0.475, 12: 0.50. Without
+    the solve: progressive bias 0.5 0.475, first-play urgency 0.8 with bias 0.3 0.425, the
+    playout policies 2 (the better of two moves by local balance) 0.275 and 3 (draw again a
+    move that hands over a win) 0.40."""
 
     exploration: float = 1.0
     #: RAVE's bias b in beta = an / (an + n + b * an * n); negative: RAVE off

@@ -1,32 +1,23 @@
-"""Trike's second compiled MCTS (the one the bots use; :mod:`.mcts_kernels` is the first,
-kept as the ``mcts_old`` agent).
+"""Trike's third compiled MCTS (the one the bots use): :mod:`.mcts2_kernels` (the ``mcts_v2``
+agent's, kept unchanged) with an exact solver at the leaves and a few more settings.
 
-As there, the tree lives in flat arrays (:class:`Tree`), the kernel runs a number of
-simulations and returns so the caller can watch the clock, values are sums of results for
-Black (+1 Black wins, -1 White wins), and the moves are the game's own (``targets``).
-On top of the first kernel:
+The tree layout, the MCTS-solver, RAVE and the playout policies 0, 1 and -1 are
+:mod:`.mcts2_kernels`' (read its docstring). Added:
 
-* **MCTS-solver** with the same rules: a move that ends the game is valued exactly when its
-  node is made, proven results move up (a node is won when one child is won for its mover,
-  lost when all are lost), a proven win is chosen at once and a proven loss only when
-  nothing else is left.
-* **RAVE** (all moves as first; Gelly & Silver): each child also keeps AMAF statistics, the
-  results of the simulations through its parent in which the parent's mover later put a
-  stone on the child's cell. In Trike every cell is played at most once, so "played later by
-  the mover" is simply "holds the mover's stone when the simulation ends" — one look at the
-  final board per child. The selection mixes the child's own mean with its AMAF mean,
-  ``beta = an / (an + n + bias * an * n)`` (``rave_bias < 0``: RAVE off).
-* **Playout policies** over incremental counts of empty neighbours (``free``): a cell with no
-  empty neighbour ends the game when the pawn lands there. ``policy`` 0: take a move that ends
-  the game with a win, avoid one that ends it with a loss, else uniform (the first kernel's
-  playout). 1: also avoid, where possible, moves after which the opponent can end the game in
-  his favour at once (anti-decisive, two plies; he can only do so on a neighbour of the pawn's
-  new cell whose last empty neighbour that cell was). -1: uniform.
+* **Exact leaf solve**: the rest of a Trike game only uses the empty cells connected to the
+  pawn (it slides through empty cells only), so once that region is small the position can be
+  solved outright. At a leaf's first visit, when the region has at most ``solve_size`` cells
+  (:func:`region_at_most`, a flood fill that stops early), a depth-first win/loss search
+  (:func:`solve`, at most ``solve_limit`` positions, endings valued at once) replaces the
+  playout; a solved leaf is a proven node of the MCTS-solver, so the tree's end-game is exact
+  many moves before the tree itself could prove it.
+* ``rollout_size``: the same solve inside a playout (:func:`play_out_solving`); off.
+* Progressive bias (``bias``: the local balance of a move's cell, :func:`balance`, weighted
+  ``bias / (visits + 1)``), first-play urgency (``fpu``), and the playout policies 2 (the
+  better of two moves by local balance) and 3 (draw again, twice at most, a move that hands
+  over a win); off.
 
-The bots use the solver with policy 0 and RAVE off: RAVE and policy 1 lost clearly at equal
-time (see :class:`.mcts2.Settings`); they stay as settings for the ``mcts_with`` agent. The
-playout of policy 0 looks at each reachable cell once (the first kernel enumerated them and
-then looked again), so with the same seed this kernel builds the first kernel's tree, faster.
+With every addition off the kernel builds :mod:`.mcts2_kernels`' tree, node for node.
 """
 
 import numpy as np
