@@ -413,8 +413,10 @@ def test_an_agent_keeps_its_tree_for_the_position_reached():
 
 
 def test_mcts_with_takes_settings():
+    from ludothek.games.trike import mcts3  # mcts_with sets the bots' search, now mcts3 (the same fields and more)
+
     agent = make_agent("mcts_with:300,c=0.5,rave=off,policy=0,swap=0", "trike")
-    assert agent.trike_settings == Settings(exploration=0.5, rave_bias=-1.0, policy=0, swap=False)
+    assert agent.trike_settings == mcts3.Settings(exploration=0.5, rave_bias=-1.0, policy=0, swap=False)
     assert make_agent("mcts_with:1s,reuse=0", "trike").trike_settings.reuse is False
     assert agent.budget == Budget(iterations=300)
     for bad in ("mcts_with:300,depth=3", "mcts_with:300,c=x"):

@@ -34,6 +34,7 @@ SPEC = GameSpec(
         },
     },
     agents={"mcts_old": "ludothek.games.trike.agents:mcts_old_factory",
+            "mcts_v2": "ludothek.games.trike.agents:mcts_v2_factory",
             "mcts_with": "ludothek.games.trike.agents:mcts_with_factory"},
     draws=False,  # the scored cells always number 3, 5 or 7
     # MCTS is stronger than alpha-beta here: the default ladder

@@ -3,10 +3,16 @@
 * ``mcts_old[:BUDGET]`` — the MCTS the bots used before :mod:`.mcts2`: the first compiled
   kernel (:mod:`.mcts`), the swap decided by the generic tree. ``mcts_old:4s`` is the old
   ``bot:5``, so the ladder can be measured against it.
-* ``mcts_with:BUDGET[,NAME=VALUE]...`` — the current MCTS with its constants set by hand,
-  for tuning (``c`` exploration, ``rave`` RAVE bias or ``off``, ``policy`` 0/1, ``swap`` 0/1,
-  ``reuse`` 0/1),
-  e.g. ``mcts_with:200ms,rave=off,policy=0``.
+* ``mcts_v2[:BUDGET]`` — the MCTS the bots used before :mod:`.mcts3` (December 2026): the
+  second compiled kernel (:mod:`.mcts2`, solver, tree reuse, the swap in the kernel), kept
+  unchanged so that every later search can be measured against it (issue 34:
+  ``mcts:200ms`` against ``mcts_v2:800ms``).
+* ``mcts_with:BUDGET[,NAME=VALUE]...`` — the current MCTS (:mod:`.mcts3`) with its constants
+  set by hand, for tuning (``c`` exploration, ``rave`` RAVE bias or ``off``, ``policy``
+  -1/0/1/2/3, ``swap`` 0/1, ``reuse`` 0/1, ``bias`` progressive bias, ``fpu`` first-play
+  urgency, ``solve`` the region size solved exactly at a new leaf and ``limit`` the positions
+  it may take, ``rollout`` the region size solved exactly inside a playout),
+  e.g. ``mcts_with:200ms,rave=off,policy=0`` or ``mcts_with:200ms,solve=0`` (today's search).
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from dataclasses import replace
 from ...ai.budget import Budget
 from ...ai.mcts import MCTSAgent
 from ...core.errors import OptionError
-from .mcts2 import DEFAULT, Settings
+from .mcts3 import DEFAULT, Settings
 from .texts import TEXTS
 
 
@@ -30,6 +36,12 @@ def mcts_old_factory(game: str, argument: str | None, seed: int | None) -> MCTSA
     return agent
 
 
+def mcts_v2_factory(game: str, argument: str | None, seed: int | None) -> MCTSAgent:
+    agent = MCTSAgent(game, seed, _budget(argument), label="mcts_v2")
+    agent.trike_search = "v2"  # read by knowledge.compiled_search
+    return agent
+
+
 def mcts_with_factory(game: str, argument: str | None, seed: int | None) -> MCTSAgent:
     budget_text, *assignments = (argument or "").split(",")
     settings = settings_from(assignments)
@@ -40,7 +52,10 @@ def mcts_with_factory(game: str, argument: str | None, seed: int | None) -> MCTS
 
 def settings_from(assignments: list[str], base: Settings = DEFAULT) -> Settings:
     fields = {"c": ("exploration", float), "rave": ("rave_bias", float), "policy": ("policy", int),
-              "swap": ("swap", lambda text: bool(int(text))), "reuse": ("reuse", lambda text: bool(int(text)))}
+              "swap": ("swap", lambda text: bool(int(text))), "reuse": ("reuse", lambda text: bool(int(text))),
+              "bias": ("bias", float), "fpu": ("fpu", float),
+              "solve": ("solve_size", int), "limit": ("solve_limit", int),
+              "rollout": ("rollout_size", int)}
     changes = {}
     for assignment in assignments:
         key, _, text = assignment.strip().partition("=")

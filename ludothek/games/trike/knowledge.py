@@ -40,42 +40,47 @@ def evaluate(state) -> float:
 
 
 def compiled_search(agent, state, clock):
-    """The whole MCTS in a kernel once the pawn is placed (:mod:`.mcts2`, the swap decision
+    """The whole MCTS in a kernel once the pawn is placed (:mod:`.mcts3`, the swap decision
     included); ``None`` for Black's opening stone. The agent's ``exploration`` scales the
     kernel's tuned constant (1 keeps it); an agent may carry its own ``trike_settings``
-    (``mcts_with``) or ask for the first kernel (``trike_search = "old"``: ``mcts_old``)."""
+    (``mcts_with``) or ask for an earlier kernel (``trike_search = "old"``: ``mcts_old``;
+    ``"v2"``: ``mcts_v2``, :mod:`.mcts2`)."""
     from dataclasses import replace
 
-    from . import mcts, mcts2
+    from . import mcts, mcts2, mcts3
 
-    if getattr(agent, "trike_search", None) == "old":
+    chosen = getattr(agent, "trike_search", None)
+    if chosen == "old":
         if not mcts.applicable(state):
             return None
         return mcts.search(state, clock, agent.rng, agent.exploration)
+    driver = mcts2 if chosen == "v2" else mcts3
     settings = getattr(agent, "trike_settings", None)
     if settings is None:
-        settings = replace(mcts2.DEFAULT, exploration=mcts2.DEFAULT.exploration * agent.exploration)
-    if not mcts2.applicable(state, settings):
+        settings = replace(driver.DEFAULT, exploration=driver.DEFAULT.exploration * agent.exploration)
+    if not driver.applicable(state, settings):
         return None
     kept = None
     if agent.reuse and settings.reuse:
         kept = getattr(agent, "trike_kept", None)
         if kept is None:
-            kept = agent.trike_kept = mcts2.Kept()
-    return mcts2.search(state, clock, agent.rng, settings, kept)
+            kept = agent.trike_kept = driver.Kept()
+    return driver.search(state, clock, agent.rng, settings, kept)
 
 
 def warm_up() -> None:
     """Load the compiled search once (a tiny search on a small board)."""
     from .state import TrikeState
     from ...ai.budget import Budget
-    from . import mcts, mcts2
+    from . import mcts, mcts2, mcts3
 
-    state = TrikeState(size=7)
-    state.play("d2")
-    kept = mcts2.Kept()
-    mcts2.search(state, Budget(iterations=40).clock(), random.Random(0), kept=kept)  # the swap decision
-    state.play("d3")
-    mcts.search(state, Budget(iterations=4).clock(), random.Random(0), 1.0)
-    state.play("d4")
-    mcts2.search(state, Budget(iterations=4).clock(), random.Random(0), kept=kept)  # the tree kept: reroot
+    for driver in (mcts3, mcts2):  # the bots' search, and today's (mcts_v2)
+        state = TrikeState(size=7)
+        state.play("d2")
+        kept = driver.Kept()
+        driver.search(state, Budget(iterations=40).clock(), random.Random(0), kept=kept)  # the swap decision
+        state.play("d3")
+        if driver is mcts2:
+            mcts.search(state, Budget(iterations=4).clock(), random.Random(0), 1.0)
+        state.play("d4")
+        driver.search(state, Budget(iterations=4).clock(), random.Random(0), kept=kept)  # the tree kept: reroot

@@ -1,0 +1,202 @@
+"""Trike's compiled MCTS driver (:mod:`.mcts3_kernels`, the bots' ``mcts``): runs the kernel
+in chunks against the clock and turns the tree's root into an :class:`Analysis`.
+
+The driver of :mod:`.mcts2` (today's search until December 2026, kept as the ``mcts_v2``
+agent), with the kernel's additions as :class:`Settings`: the one turned on is the exact
+solve of a new leaf once the pawn's region is small (see :mod:`.mcts3_kernels`). As there:
+the swap decision is searched in the kernel (swapping leaves the position after Black's
+opening stone to the other player, so White swaps when his best move there is expected to
+lose), the tree is kept between an agent's moves (the subtree of the position reached), the
+clock is aimed at, and only Black's opening stone stays with the generic tree.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...ai.base import Analysis
+from .mcts import _report
+from .mcts3_kernels import ACTION, COUNT, FIRST, Tree, reroot, simulate
+
+MAX_NODES = 3_000_000
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The search's constants. For :mod:`.mcts2` (the first five, measured at 0.1 s a move on
+    side 13, 100 games each): exploration 0.6 and 1.6 both lost (0.41, 0.40); RAVE (bias
+    0.001) lost 0.22; the anti-decisive playout (policy 1: twice as slow a playout) lost 0.28
+    and the uniform one (-1) 0.47; without the swap decision in the kernel 0.43, without tree
+    reuse 0.47. The search gains about 180 Elo for each doubling of the simulations there.
+
+    The additions, each against ``mcts_v2`` at 0.05 s a move on side 13, 40 games (seed 7;
+    a shared, busy machine, so about +-0.15): the leaf solve (``solve_size``/``solve_limit``)
+    15/1000 0.80 (and 0.575 with seed 21: 0.69 in 80 games), 20/2000 0.675, 15/300 0.65,
+    10/500 0.425, 25/3000 0.475, 35/10000 0.35 (too slow); with 15/1000: exploration 0.8
+    0.725 (seed 21), solving inside the playouts (``rollout_size``) 8: 0.475, 12: 0.50. Without
+    the solve: progressive bias 0.5 0.475, first-play urgency 0.8 with bias 0.3 0.425, the
+    playout policies 2 (the better of two moves by local balance) 0.275 and 3 (draw again a
+    move that hands over a win) 0.40."""
+
+    exploration: float = 1.0
+    #: RAVE's bias b in beta = an / (an + n + b * an * n); negative: RAVE off
+    rave_bias: float = -1.0
+    #: playout policy (:func:`.mcts2_kernels.play_out`)
+    policy: int = 0
+    #: decide the swap with this search (else the generic tree decides it)
+    swap: bool = True
+    #: keep the subtree of the position reached between moves (if the agent reuses trees)
+    reuse: bool = True
+    #: progressive bias: weight of the local balance of a move's cell (``/ (visits + 1)``)
+    bias: float = 0.0
+    #: first-play urgency: the score of an unvisited child (negative: every child first)
+    fpu: float = -1.0
+    #: solve a new leaf exactly when at most this many empty cells are connected to the pawn
+    #: (0: never), giving up after ``solve_limit`` positions
+    solve_size: int = 15
+    solve_limit: int = 1000
+    #: in a playout, solve the rest exactly once the pawn's region has at most this many
+    #: empty cells (0: never)
+    rollout_size: int = 0
+
+
+DEFAULT = Settings()
+
+
+def applicable(state, settings: Settings = DEFAULT) -> bool:
+    if state.pawn < 0 or state.is_over():
+        return False
+    return settings.swap or not state._swap_allowed()
+
+
+class Kept:
+    """An agent's tree between its moves (tree reuse): the next search starts from the
+    subtree of the position reached, when the game went on from the one searched."""
+
+    def __init__(self) -> None:
+        self.tree: Tree | None = None
+        self.history: list[int] = []
+        self.setup: object = None
+
+
+def search(state, clock, rng, settings: Settings = DEFAULT, kept: Kept | None = None) -> Analysis:
+    budget = clock.budget
+    capacity = MAX_NODES if budget.iterations is None else min(MAX_NODES, 64 * budget.iterations + 256)
+    tree = _tree(capacity) if kept is None else _reused(kept, state, capacity)
+    neighbours, board = state.geometry.neighbours, state.board.copy()
+    pawn, colour = int(state.pawn), int(state.colour_to_move)
+    if tree.proven[0] != 0 and tree.ints[0, COUNT] == 0:
+        tree.proven[0] = 0  # a leaf solved exactly has no children yet: the search makes them
+    chunk = 64
+    while True:
+        want = chunk if budget.iterations is None else min(chunk, budget.iterations - clock.count)
+        if want <= 0:
+            break
+        ran = simulate(tree.ints, tree.value, tree.proven, tree.amaf, tree.prior, tree.used, neighbours, board, pawn,
+                       colour, want, settings.exploration, settings.rave_bias, settings.policy, rng.getrandbits(31),
+                       settings.bias, settings.fpu, settings.solve_size, settings.solve_limit,
+                       settings.rollout_size)
+        clock.tick(ran)
+        if ran < want or tree.proven[0] != 0 or clock.out_of_time():
+            break
+        chunk = _next_chunk(clock, chunk)
+    analysis = _report(state, tree, colour, clock)
+    if kept is not None:
+        kept.history, kept.setup = list(state.history), _setup_of(state)
+    if state._swap_allowed():
+        analysis = _with_swap(state, analysis)
+    return analysis
+
+
+_TREES = threading.local()
+
+
+def _tree(capacity: int) -> Tree:
+    """An empty tree of ``capacity`` nodes for an agent that keeps none: views into this
+    thread's arrays, kept between searches (even allocating 100 MB for every move costs
+    more than a short search). The kernel writes every node it makes: only the root is cleared."""
+    kept = getattr(_TREES, "tree", None)
+    if kept is None or kept.ints.shape[0] < capacity:
+        kept = _TREES.tree = Tree.unfilled(capacity)
+    tree = Tree.__new__(Tree)
+    tree.ints, tree.value, tree.proven, tree.amaf, tree.prior = (
+        kept.ints[:capacity], kept.value[:capacity], kept.proven[:capacity], kept.amaf[:capacity],
+        kept.prior[:capacity])
+    tree.used = np.ones(1, np.int64)
+    _clear(tree)
+    return tree
+
+
+def _setup_of(state) -> object:
+    return state.setup_position, tuple(sorted(state.options.items()))
+
+
+def _reused(kept: Kept, state, capacity: int) -> Tree:
+    """The kept tree, cut down to the subtree of ``state`` (or emptied when ``state`` does
+    not follow the position searched last)."""
+    tree = kept.tree
+    if tree is None or tree.ints.shape[0] != capacity:
+        tree = kept.tree = Tree.unfilled(capacity)
+        _clear(tree)
+        return tree
+    node = _follow(kept, state, tree)
+    if node is None:
+        _clear(tree)
+    elif node > 0:
+        reroot(tree.ints, tree.value, tree.proven, tree.amaf, tree.prior, tree.used, node)
+    return tree
+
+
+def _follow(kept: Kept, state, tree: Tree) -> int | None:
+    history, known = state.history, kept.history
+    if not known or kept.setup != _setup_of(state) or len(history) < len(known) or history[: len(known)] != known:
+        return None
+    node = 0
+    for action in history[len(known):]:
+        if action == state.swap_action:
+            continue  # the board stays as it is
+        first, count = int(tree.ints[node, FIRST]), int(tree.ints[node, COUNT])
+        found = [child for child in range(first, first + count) if tree.ints[child, ACTION] == action]
+        if not found:
+            return None
+        node = found[0]
+    return node
+
+
+def _clear(tree: Tree) -> None:
+    tree.ints[0] = 0
+    tree.value[0] = 0.0
+    tree.proven[0] = 0
+    tree.amaf[0] = 0
+    tree.used[0] = 1
+
+
+def _next_chunk(clock, chunk: int) -> int:
+    """Double the chunk, but with a time budget aim at the deadline (at the rate so far) so
+    the search stops close to it."""
+    if clock.deadline is None:
+        return min(chunk * 2, 4096)
+    elapsed = clock.elapsed()
+    left = clock.allowed() - elapsed
+    rate = clock.count / max(elapsed, 1e-6)
+    return max(16, min(chunk * 2, 4096, int(rate * left * 0.9) + 1))
+
+
+def _with_swap(state, analysis: Analysis) -> Analysis:
+    """White's first reply: swap when the best move's value (for White) is below zero, i.e.
+    when the position after Black's stone is better for the one who then plays Black."""
+    swap = state.swap_action
+    scores = dict(analysis.scores)
+    scores[swap] = -analysis.value
+    visits = dict(analysis.visits)
+    visits[swap] = 0
+    if scores[swap] > analysis.value:
+        return Analysis(best=swap, scores=scores, line=[swap] + analysis.line, value=scores[swap],
+                        iterations=analysis.iterations, seconds=analysis.seconds, depth=analysis.depth + 1,
+                        visits=visits, stopped=analysis.stopped)
+    return Analysis(best=analysis.best, scores=scores, line=analysis.line, value=analysis.value,
+                    iterations=analysis.iterations, seconds=analysis.seconds, depth=analysis.depth, visits=visits,
+                    stopped=analysis.stopped)

@@ -1,0 +1,243 @@
+"""Trike's third compiled MCTS (:mod:`ludothek.games.trike.mcts3`, the bots' ``mcts``): the
+exact leaf solver against a plain search through the game API, the region count, tree reuse
+(the subtree kept belongs to the position reached and never offers an illegal move), whole
+games under a seed, and today's search kept as ``mcts_v2``."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import ludothek
+from ludothek.ai.base import make_agent
+from ludothek.ai.budget import Budget
+from ludothek.ai.mcts import MCTSAgent
+from ludothek.games.trike import mcts2, mcts3
+from ludothek.games.trike import mcts2_kernels as K2
+from ludothek.games.trike import mcts3_kernels as K
+from ludothek.games.trike.mcts3 import Settings
+
+
+def arrays(state):
+    return state.geometry.neighbours, state.board.copy(), int(state.pawn), int(state.colour_to_move)
+
+
+def work(cells):
+    return (np.empty((cells + 1, cells), np.int16), np.empty(cells + 1, np.int32), np.empty(cells + 1, np.int32),
+            np.empty(cells + 2, np.int32))
+
+
+def played(size, plies, rng):
+    """A position after ``plies`` random moves (no swap), or None if the game ended."""
+    state = ludothek.new_game("trike", size=size)
+    while state.ply < plies:
+        if state.is_over():
+            return None
+        state.play(rng.choice([a for a in state.legal_actions() if a != state.swap_action]))
+    return None if state.is_over() else state
+
+
+def exhaustive(state) -> int:
+    """+1 if the player to move wins with perfect play, else -1: every line through the game API."""
+    me = state.current_player()
+    for action in state.legal_actions():
+        state.play(action)
+        value = state.returns()[me] if state.is_over() else -exhaustive(state)
+        state.undo()
+        if value > 0:
+            return 1
+    return -1
+
+
+def solve(state, limit=10**7):
+    neighbours, board, pawn, colour = arrays(state)
+    free = np.empty(board.shape[0], np.int8)
+    K.free_counts(board, neighbours, free)
+    before = board.copy(), free.copy()
+    result = K.solve(board, neighbours, free, pawn, colour, limit, *work(board.shape[0]))
+    assert (board == before[0]).all() and (free == before[1]).all()  # restored
+    return result
+
+
+# ---------------------------------------------------------------- the exact leaf solver
+def test_the_solver_agrees_with_an_exhaustive_search():
+    rng = random.Random(5)
+    compared = 0
+    while compared < 60:
+        state = played(7, rng.randint(9, 20), rng)
+        if state is None:
+            continue
+        assert solve(state) == exhaustive(state), state.position()
+        compared += 1
+
+
+def test_the_solver_gives_up_beyond_its_limit():
+    state = played(13, 6, random.Random(2))
+    assert solve(state, limit=50) == 0  # far too many positions: unknown, and the board restored
+
+
+def region(state):
+    """The empty cells connected to the pawn, by a plain flood fill."""
+    neighbours, board = state.geometry.neighbours, state.board
+    found, todo = set(), [int(state.pawn)]
+    while todo:
+        cell = todo.pop()
+        for other in neighbours[cell]:
+            if other >= 0 and board[other] == 0 and int(other) not in found:
+                found.add(int(other))
+                todo.append(int(other))
+    return len(found)
+
+
+def test_the_region_count_matches_a_flood_fill():
+    rng = random.Random(8)
+    seen = np.zeros(91, np.int32)
+    queue = np.empty(91, np.int16)
+    stamp = 0
+    for _ in range(40):
+        state = played(13, rng.randint(2, 70), rng)
+        if state is None:
+            continue
+        size = region(state)
+        neighbours, board, pawn, _ = arrays(state)
+        for most in (size - 1, size, size + 1, 20):
+            stamp += 1
+            assert K.region_at_most(board, neighbours, pawn, most, seen, stamp, queue) == (size <= most)
+
+
+def test_a_solving_playout_is_exact_once_the_region_is_small():
+    rng = random.Random(12)
+    checked = 0
+    while checked < 20:
+        state = played(7, rng.randint(8, 18), rng)
+        if state is None or region(state) > 8:
+            continue
+        neighbours, board, pawn, colour = arrays(state)
+        cells = board.shape[0]
+        free = np.empty(cells, np.int8)
+        K.free_counts(board, neighbours, free)
+        result = K.play_out_solving(neighbours, board, free, pawn, colour, np.empty(cells, np.int16),
+                                    np.empty(cells, np.int16), 8, 10**6, np.zeros(cells, np.int64), 0,
+                                    np.empty(cells, np.int16), *work(cells))
+        mover_wins = exhaustive(state) == 1
+        assert result == (1 if mover_wins == (colour == 1) else -1)
+        checked += 1
+
+
+@pytest.mark.parametrize("rollout", [0, 8])
+def test_proven_nodes_and_values_of_a_search_are_right(rollout):
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(12):
+        state = played(7, rng.randint(6, 10), rng)
+        if state is None:
+            continue
+        tree = K.Tree(200_000)
+        settings = Settings(solve_size=12)
+        neighbours, board, pawn, colour = arrays(state)
+        K.simulate(tree.ints, tree.value, tree.proven, tree.amaf, tree.prior, tree.used, neighbours, board, pawn,
+                   colour, 3000, 1.0, -1.0, 0, 9, 0.0, -1.0, settings.solve_size, settings.solve_limit, rollout)
+        for child in range(tree.ints[0, K.FIRST], tree.ints[0, K.FIRST] + tree.ints[0, K.COUNT]):
+            if tree.proven[child]:
+                after = state.copy()
+                after.play(int(tree.ints[child, K.ACTION]))
+                if after.is_over():
+                    continue
+                black_wins = exhaustive(after) == (1 if after.colour_to_move == 1 else -1)
+                assert tree.proven[child] == (1 if black_wins else -1)
+                checked += 1
+    assert checked > 5
+
+
+# ---------------------------------------------------------------- the agent
+def test_whole_games_are_legal_and_reproducible_under_a_seed():
+    def game(seed, size):
+        state = ludothek.new_game("trike", size=size)
+        agents = [make_agent("mcts:400", "trike", seed=seed + seat) for seat in (0, 1)]
+        while not state.is_over():
+            action = agents[state.current_player()].choose(state)
+            assert action in state.legal_actions()
+            state.play(action)
+        return state.record_tokens()
+
+    for size in (7, 13):
+        first = game(10, size)
+        assert first == game(10, size)
+        assert len(first) >= 4
+
+
+def test_reuse_never_offers_an_illegal_move_and_keeps_the_position_reached():
+    rng = random.Random(4)
+    for seed in range(6):
+        state = ludothek.new_game("trike", size=9)
+        agent = MCTSAgent("trike", seed=seed, budget=Budget(iterations=600))
+        while not state.is_over():
+            legal = set(state.legal_actions())
+            if state.pawn >= 0:
+                analysis = agent.analyse(state)
+                assert set(analysis.scores) == legal and analysis.best in legal
+                tree = agent.trike_kept.tree
+                # the root of the kept tree is this position: its children are exactly its moves
+                moves = {int(tree.ints[c, K.ACTION]) for c in range(tree.ints[0, K.FIRST],
+                                                                    tree.ints[0, K.FIRST] + tree.ints[0, K.COUNT])}
+                assert moves == legal - {state.swap_action}
+            state.play(rng.choice(sorted(legal)))
+
+
+def test_a_reused_tree_gives_the_statistics_of_the_position_played():
+    state = ludothek.new_game("trike", size=9)
+    for move in ("e3", "e4", "g4", "g6"):
+        state.play(move)
+    agent = MCTSAgent("trike", seed=4, budget=Budget(iterations=3000))
+    first = agent.analyse(state)
+    tree = agent.trike_kept.tree
+    node = next(c for c in range(tree.ints[0, K.FIRST], tree.ints[0, K.FIRST] + tree.ints[0, K.COUNT])
+                if tree.ints[c, K.ACTION] == first.best)
+    replies = range(tree.ints[node, K.FIRST], tree.ints[node, K.FIRST] + tree.ints[node, K.COUNT])
+    reply = max(replies, key=lambda c: tree.ints[c, K.VISITS])
+    kept = {int(tree.ints[c, K.ACTION]): int(tree.ints[c, K.VISITS])
+            for c in range(tree.ints[reply, K.FIRST], tree.ints[reply, K.FIRST] + tree.ints[reply, K.COUNT])}
+    state.play(first.best)
+    state.play(int(tree.ints[reply, K.ACTION]))
+    second = agent.analyse(state)
+    assert set(kept) <= set(second.visits)
+    assert sum(second.visits.values()) == sum(kept.values()) + 3000 - (0 if kept else 1)
+    assert all(second.visits[action] >= visits for action, visits in kept.items())
+
+
+def test_today_s_search_stays_reachable_as_mcts_v2():
+    state = ludothek.new_game("trike", size=9)
+    for move in ("e3", "e4", "g4", "g6"):
+        state.play(move)
+    v2 = make_agent("mcts_v2:700", "trike", seed=5)
+    assert v2.name == "mcts_v2" and v2.budget == Budget(iterations=700)
+    assert v2.analyse(state).iterations == 700
+    assert isinstance(v2.trike_kept, mcts2.Kept)  # today's driver, with today's tree
+    # the new kernel with its additions off builds today's tree, node for node
+    neighbours, board, pawn, colour = arrays(state)
+    first, second = K2.Tree(100_000), K.Tree(100_000)
+    K2.simulate(first.ints, first.value, first.proven, first.amaf, first.used, neighbours, board.copy(), pawn, colour,
+                2000, 1.0, -1.0, 0, 77)
+    K.simulate(second.ints, second.value, second.proven, second.amaf, second.prior, second.used, neighbours,
+               board.copy(), pawn, colour, 2000, 1.0, -1.0, 0, 77, 0.0, -1.0, 0, 0, 0)
+    used = int(first.used[0])
+    assert used == second.used[0]
+    assert (first.ints[:used] == second.ints[:used]).all() and (first.value[:used] == second.value[:used]).all()
+
+
+def test_the_bots_use_the_new_search():
+    state = ludothek.new_game("trike", size=9)
+    for move in ("e3", "e4"):
+        state.play(move)
+    agent = make_agent("bot:3", "trike", seed=1)
+    agent.analyse(state)
+    assert isinstance(agent.trike_kept, mcts3.Kept)
+
+
+def test_mcts_with_takes_the_new_settings():
+    agent = make_agent("mcts_with:300,solve=12,limit=500,bias=0.5,fpu=1", "trike")
+    assert agent.trike_settings == Settings(solve_size=12, solve_limit=500, bias=0.5, fpu=1.0)
+    with pytest.raises(ludothek.OptionError):
+        make_agent("mcts_with:300,solve=x", "trike")
