@@ -625,7 +625,7 @@ def match(game: str, agent_a: str, agent_b: str, games_count: int, workers: int,
         sys.exit(130)
 
 
-@main.command(context_settings=CONTEXT, epilog="Games with a learned evaluation: trigeo, hexalit (docs/LEARNED_EVAL.md).")
+@main.command(context_settings=CONTEXT, epilog="GAME: a game with a learned evaluation (docs/LEARNED_EVAL.md).")
 @click.argument("game", type=GameName(), metavar="GAME")
 @click.option("--positions", type=click.IntRange(1), default=40000, show_default=True,
               help="Training positions (from self-play games).")

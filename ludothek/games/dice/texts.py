@@ -37,6 +37,10 @@ TEXTS = Catalog("dice", {
         "{path} was made with other settings: {names}",
         "{path} wurde mit anderen Einstellungen erzeugt: {names}",
     ),
+    "train_data_short": (
+        "{path} holds {have} positions of unbroken games, fewer than the {positions} asked for",
+        "{path} enthält {have} Stellungen lückenloser Partien, weniger als die verlangten {positions}",
+    ),
     "train_checkpoint": (
         "cannot resume from {path}: {error}",
         "von {path} lässt sich nicht fortsetzen: {error}",

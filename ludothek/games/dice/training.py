@@ -192,21 +192,27 @@ def _load_checkpoint(path: str, settings: Settings):
 
 
 def _load_data(path: str, settings: Settings) -> dict:
-    """The positions of a data file (or a checkpoint) made with these data settings."""
+    """The positions of a data file (or a checkpoint) made with these data settings; one of
+    more positions serves too (its first chunks are the same games)."""
     try:
         with np.load(path) as ck:
             saved = json.loads(str(ck["settings"]))
-            different = [k for k in DATA if saved.get(k) != getattr(settings, k)]
+            different = [k for k in DATA if k != "positions" and saved.get(k) != getattr(settings, k)]
             if different:
                 raise _Mismatch(TEXTS("train_resume_settings", path=path, names=", ".join(
                     f"{k} {saved.get(k)!r} (not {getattr(settings, k)!r})" for k in different)))
-            data = {f: ck[f"data_{f}"] for f in _FIELDS}
+            joined = {f: ck[f"data_{f}"] for f in _FIELDS}
     except _Mismatch as exc:
         raise OptionError(exc.args[0]) from None
     except (OSError, KeyError, ValueError) as exc:
         raise OptionError(TEXTS("train_checkpoint", path=path, error=exc)) from None
-    if len(data["labels"]) != settings.positions:
-        raise OptionError(TEXTS("train_checkpoint", path=path, error=f"{len(data['labels'])} positions, not all"))
+    chunks = {}
+    for c in np.unique(joined["chunks"]):
+        pick = joined["chunks"] == c
+        chunks[int(c)] = {f: v[pick] for f, v in joined.items()}
+    data, have = _prefix(chunks, settings.positions)
+    if data is None:
+        raise OptionError(TEXTS("train_data_short", path=path, have=have, positions=settings.positions))
     return data
 
 
