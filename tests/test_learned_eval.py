@@ -211,3 +211,23 @@ def test_a_net_file_that_is_not_one_is_a_clear_error(tmp_path):
 def test_tasks_run_in_worker_processes():
     results = dict(run_tasks(pow, ((b, 2) for b in range(7)), workers=2))
     assert results == {(b, 2): b * b for b in range(7)}
+
+
+def test_tasks_run_on_a_local_ray_instance():
+    import textwrap
+
+    pytest.importorskip("ray")
+    tasks = [("x", "-" * k) for k in range(5)]  # (a pure-Python function: Ray refuses builtins)
+    results = dict(run_tasks(textwrap.indent, iter(tasks), workers=1, ray_address="local"))
+    assert results == {(text, prefix): prefix + text for text, prefix in tasks}
+
+
+def test_the_data_do_not_depend_on_the_workers(tmp_path):
+    runner = CliRunner()
+    for workers in ("1", "2"):
+        result = runner.invoke(main, ["train", "hexalit", "--positions", "120", "--nodes", "30", "--hidden", "3",
+                                      "--epochs", "1", "--workers", workers, "--out", str(tmp_path / f"w{workers}.npz")])
+        assert result.exit_code == 0, result.output
+    with np.load(tmp_path / "w1.npz.ckpt.npz") as one, np.load(tmp_path / "w2.npz.ckpt.npz") as two:
+        for name in ("data_boards", "data_temps", "data_labels", "data_hands", "net"):
+            np.testing.assert_array_equal(one[name], two[name])
