@@ -625,6 +625,77 @@ def match(game: str, agent_a: str, agent_b: str, games_count: int, workers: int,
         sys.exit(130)
 
 
+@main.command(context_settings=CONTEXT, epilog="GAME: a game with a learned evaluation (docs/LEARNED_EVAL.md).")
+@click.argument("game", type=GameName(), metavar="GAME")
+@click.option("--positions", type=click.IntRange(1), default=40000, show_default=True,
+              help="Training positions (from self-play games).")
+@click.option("--epochs", type=click.IntRange(1), default=20, show_default=True, help="Passes over the data.")
+@click.option("--seed", type=SEED, default=1, metavar="N", show_default=True, help="Seed of games and net.")
+@click.option("--nodes", type=click.IntRange(1), default=2000, show_default=True,
+              help="Nodes a move of the self-play search (its values are the labels).")
+@click.option("--hidden", type=click.IntRange(1, 1024), default=64, show_default=True, help="Hidden units.")
+@click.option("--batch", type=click.IntRange(1), default=256, show_default=True, help="Minibatch size.")
+@click.option("--lr", type=Finite(1e-7, 1.0), default=1e-3, show_default=True, help="Adam's learning rate.")
+@click.option("--outcome-weight", type=Finite(0.0, 1.0), default=0.0, show_default=True,
+              help="Share of the game's result in the target (the rest: the search's value).")
+@click.option("--l2", type=Finite(0.0, 1.0), default=1e-4, show_default=True, help="L2 penalty on the first layer.")
+@click.option("--workers", type=click.IntRange(1), default=1, show_default=True, help="Self-play processes.")
+@click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
+              help="Self-play on a Ray cluster (ADDRESS, 'auto' or 'local'); needs ludothek[ray].")
+@click.option("--out", type=click.Path(dir_okay=False), default="net.npz", show_default=True,
+              help="Where the trained net goes.")
+@click.option("--checkpoint", type=click.Path(dir_okay=False), default=None,
+              help="Where checkpoints go (default: OUT.ckpt.npz).")
+@click.option("--resume", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Continue from this checkpoint (same settings).")
+@click.option("--data", type=click.Path(dir_okay=False), default=None,
+              help="Self-play data file: used if it exists (same data settings), else written (to fit other nets).")
+def train(game: str, positions: int, epochs: int, seed: int, nodes: int, hidden: int, batch: int, lr: float,
+          outcome_weight: float, l2: float, workers: int, ray_address: str | None, out: str, checkpoint: str | None,
+          resume: str | None, data: str | None) -> None:
+    """Train GAME's learned evaluation: self-play data labelled by search, then a small net.
+
+    Progress bars on stderr; a checkpoint is written every few chunks of games and every
+    epoch, and --resume continues from it. The summary (errors on held-out games) is printed
+    as JSON."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    from .core.registry import game_spec
+    from .core.spec import load_target
+
+    from .core.registry import games
+
+    spec = game_spec(game)
+    if not spec.trainer:
+        raise Failure(TEXTS("no_trainer", game=repr(game), games=", ".join(g for g in games() if game_spec(g).trainer)))
+    module = load_target(spec.trainer.partition(":")[0])
+    settings = module.settings_from(game, positions=positions, epochs=epochs, seed=seed, nodes=nodes, hidden=hidden,
+                                    batch=batch, lr=lr, outcome_weight=outcome_weight, l2=l2, workers=workers,
+                                    ray_address=ray_address, out=out, checkpoint=checkpoint, resume=resume,
+                                    data=data)
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[info]}"),
+        TimeElapsedColumn(), TimeRemainingColumn(),
+        console=(console := _stderr_console()), transient=False, disable=not console.is_terminal,
+    ) as progress:
+        tasks: dict[str, Any] = {}
+
+        def report(phase: str, done: int, total: int, info: str) -> None:
+            if phase not in tasks:
+                name = "self-play positions" if phase == "data" else "training steps"
+                tasks[phase] = progress.add_task(f"{game} {name}", total=total, info="")
+            progress.update(tasks[phase], completed=done, total=total, info=info)
+
+        try:
+            summary = load_target(spec.trainer)(game, settings, report)
+        except LudothekError as exc:
+            raise Failure(exc) from None
+        except KeyboardInterrupt:
+            click.echo(f"interrupted: resume with --resume {settings.checkpoint or out + '.ckpt.npz'}", err=True)
+            sys.exit(130)
+    click.echo(json.dumps(summary))
+
+
 @main.command(context_settings=CONTEXT, epilog=f"{GAMES_EPILOG} PLAYERS: agents, comma-separated: {AGENTS}.")
 @click.argument("game", type=GameName(), metavar="GAME")
 @click.option("--swiss", "rounds", type=click.IntRange(1, 99), default=None, metavar="ROUNDS",

@@ -81,6 +81,9 @@ class GameSpec:
     order: int = 100
     puzzles: str | None = None
     puzzle_judge: str | None = None
+    #: ``ludothek train GAME``: a function ``(game, settings, progress) -> summary`` that
+    #: trains the game's learned evaluation ("module:function"), if it has one
+    trainer: str | None = None
 
     def __post_init__(self) -> None:
         if not self.name or not self.name.isidentifier() or self.name != self.name.lower():

@@ -37,6 +37,8 @@ TEXTS = Catalog("core", {
     "unknown_game": ("unknown game {game} (known games: {known})",
                      "unbekanntes Spiel {game} (bekannte Spiele: {known})"),
     "no_part": ("game {game} has no {part}", "das Spiel {game} hat keinen Bestandteil {part}"),
+    "no_trainer": ("game {game} has no learned evaluation to train (games with one: {games})",
+                   "das Spiel {game} hat keine lernende Bewertung zum Trainieren (Spiele mit einer: {games})"),
 
     # ---------------------------------------------------------------- core/options.py
     "option_int": ("option {option} must be a whole number, not {value}",

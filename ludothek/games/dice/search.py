@@ -18,7 +18,9 @@ Settings (``agent.search_options``, every key optional):
 * ``null_move``: plies of the null-move reduction (0: none);
 * ``eval_cache`` (default ``True``): keep static values by position key (values unchanged);
 * ``weights``: the evaluation's weights by name (:data:`.eval_kernels.WEIGHT_NAMES`), those
-  not named as the game plays them (:data:`WEIGHTS`); for tuning (the ``alphabeta_with`` agent).
+  not named as the game plays them (:data:`WEIGHTS`); for tuning (the ``alphabeta_with`` agent);
+* ``net``: a learned net's packed parameters (:func:`.net.pack`) that correct the evaluation
+  (the ``alphabeta_net`` agent).
 
 :data:`DEFAULTS` are those the measurements chose (``benchmarks/search_speed.py --options``
 for nodes to a depth, paired games at equal node budgets for strength): in Trigeo a late
@@ -126,6 +128,9 @@ def weights_of(options: dict, game: int) -> np.ndarray:
     w = np.array(WEIGHTS[game])
     for name, value in (options.get("weights") or {}).items():
         w[WEIGHT_NAMES.index(name)] = value
+    net = options.get("net")
+    if net is not None:  # a learned net corrects the hand evaluation (:mod:`.net`)
+        w = np.concatenate([w, net])
     w.setflags(write=False)
     return w
 

@@ -42,12 +42,16 @@ from ..trigeo import playout_kernels as trigeo_eval
 from ..trigeo.kernels import (
     free_captures, irreversible, masked_apply_move, masked_captures, masked_legal_moves_threat, masked_status,
 )
-from .eval_kernels import W_TEMPO, masked_evaluate_white
+from .eval_kernels import W_TEMPO, WEIGHT_NAMES, masked_evaluate_white
+from .masks import ROWS, dice_masks
+from .net_kernels import net_pawns
 from .masks import jump_masks, masked_count_moves
 from ...core.borrow import borrowed
 from .kernels import CELLS, PROMO, ZOBRIST, count_moves, count_ones, move_hash_delta
 
 TRIGEO, HEXALIT = 0, 1
+#: a weights array longer than the hand evaluation's carries a learned net from here (:mod:`.net`)
+NET_START = len(WEIGHT_NAMES)
 #: a transposition-table entry: 32 bytes, so that a bucket of two is one 64-byte cache line
 TT_ENTRY = np.dtype([("key", np.uint64), ("value", np.float64), ("move", np.int32), ("meta", np.int32),
                      ("unused", np.int64)])
@@ -214,7 +218,42 @@ def generate(game, board, temp, d, side, geo, jumps, jump_lo, jump_hi, out):
 @njit(cache=True)
 def evaluate(game, board, temp, d, side, geo, jumps, jump_lo, jump_hi, mover_moves, buf, w):
     """The game's evaluation for the side to move: ``knowledge.evaluate`` of the state
-    (``d``: Trigeo's masks of the position; ``w``: the evaluation's weights)."""
+    (``d``: Trigeo's masks of the position; ``w``: the evaluation's weights, and a learned
+    net after them if ``w`` is longer than :data:`NET_START`)."""
+    pawns = white_pawns(game, board, temp, d, side, geo, jumps, jump_lo, jump_hi, mover_moves, buf, w)
+    if w.shape[0] > NET_START:
+        pawns = net_pawns(board, temp, side, pawns, w, NET_START)
+    if game == TRIGEO:
+        value = trigeo_eval.squash(pawns)
+    else:
+        value = hexalit_eval.squash(pawns)
+    return value if side == 0 else -value
+
+
+@njit(cache=True)
+def static_pawns(game, board, temp, side, geo, jumps, w):
+    """The hand evaluation of a position in pawns for White, the side to move's tempo
+    included (what the learned net corrects: the training data's ``hand``)."""
+    d = np.empty((ROWS, 2), np.uint64)
+    dice_masks(board, d)
+    jump_lo, jump_hi = jump_masks(jumps)
+    buf = np.empty(MAX_LIST, np.int32)
+    return white_pawns(game, board, temp, d, side, geo, jumps, jump_lo, jump_hi, -1, buf, w)
+
+
+@njit(cache=True)
+def static_value(game, board, temp, side, geo, jumps, w):
+    """:func:`evaluate` of a lone position (the net's too, if ``w`` carries one)."""
+    d = np.empty((ROWS, 2), np.uint64)
+    dice_masks(board, d)
+    jump_lo, jump_hi = jump_masks(jumps)
+    buf = np.empty(MAX_LIST, np.int32)
+    return evaluate(game, board, temp, d, side, geo, jumps, jump_lo, jump_hi, -1, buf, w)
+
+
+@njit(cache=True)
+def white_pawns(game, board, temp, d, side, geo, jumps, jump_lo, jump_hi, mover_moves, buf, w):
+    """The hand evaluation in pawns for White, the tempo included."""
     if game == TRIGEO:
         if mover_moves < 0:
             mover_moves = masked_count_moves(board, d, geo, side, jumps, jump_lo, jump_hi, True, buf)
@@ -232,11 +271,7 @@ def evaluate(game, board, temp, d, side, geo, jumps, jump_lo, jump_hi, mover_mov
     else:
         pawns = hexalit_eval.evaluate_white_counted(board, temp, geo, white, black, w)
     pawns += w[W_TEMPO] if side == 0 else -w[W_TEMPO]
-    if game == TRIGEO:
-        value = trigeo_eval.squash(pawns)
-    else:
-        value = hexalit_eval.squash(pawns)
-    return value if side == 0 else -value
+    return pawns
 
 
 @njit(cache=True, inline="always")

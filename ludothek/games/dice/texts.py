@@ -20,6 +20,31 @@ TEXTS = Catalog("dice", {
         "{agent}: {weight} takes a finite number, not {text}",
         "{agent}: {weight} nimmt eine endliche Zahl, nicht {text}",
     ),
+    # ---------------------------------------------------------------- the learned evaluation
+    "net_option": (
+        "{agent}: expected file=PATH after the budget, not {text}",
+        "{agent}: nach dem Budget wird file=PFAD erwartet, nicht {text}",
+    ),
+    "net_file": (
+        "cannot read the net {path}: {error}",
+        "das Netz {path} lässt sich nicht lesen: {error}",
+    ),
+    "train_game": (
+        "no learned evaluation to train for {game} (only trigeo and hexalit)",
+        "für {game} gibt es keine lernende Bewertung zu trainieren (nur trigeo und hexalit)",
+    ),
+    "train_resume_settings": (
+        "{path} was made with other settings: {names}",
+        "{path} wurde mit anderen Einstellungen erzeugt: {names}",
+    ),
+    "train_data_short": (
+        "{path} holds {have} positions of unbroken games, fewer than the {positions} asked for",
+        "{path} enthält {have} Stellungen lückenloser Partien, weniger als die verlangten {positions}",
+    ),
+    "train_checkpoint": (
+        "cannot resume from {path}: {error}",
+        "von {path} lässt sich nicht fortsetzen: {error}",
+    ),
     # ---------------------------------------------------------------- position strings
     "position_not_text": ("a position must be text, not {type}", "eine Stellung muss Text sein, nicht {type}"),
     "position_empty": (

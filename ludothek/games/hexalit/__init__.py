@@ -47,7 +47,10 @@ SPEC = GameSpec(
     },
     # each level about three times the nodes of the one below, which it beats 65-85% of the time
     levels=alphabeta_levels(100, 300, 1000, 3000, 10000),
-    agents={"alphabeta_with": "ludothek.games.dice.agents:alphabeta_with_factory"},
+    agents={"alphabeta_with": "ludothek.games.dice.agents:alphabeta_with_factory",
+            "alphabeta_net": "ludothek.games.dice.agents:alphabeta_net_factory",
+            "alphabeta_hand": "ludothek.games.dice.agents:alphabeta_hand_factory"},
+    trainer="ludothek.games.dice.training:train",
     order=30,
     puzzles="ludothek.games.hexalit:puzzles.json",
 )

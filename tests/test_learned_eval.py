@@ -1,0 +1,233 @@
+"""The learned evaluation of the dice games (docs/LEARNED_EVAL.md): the compiled net agrees
+with the NumPy reference, the shipped nets give their recorded values, ``ludothek train``
+runs, checkpoints and resumes, and the net's agent plays whole games."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from ludothek.ai.pairing import MatchGame, play_game
+from ludothek.ai.tasks import run_tasks
+from ludothek.boards import triangle66 as T
+from ludothek.cli import main
+from ludothek.core.protocol import CHANCE
+from ludothek.core.registry import new_game
+from ludothek.games.dice import net as N
+from ludothek.games.dice import search_kernels as K
+from ludothek.games.dice.kernels import JUMP_FIELDS_TRIGEO, NO_JUMPS
+from ludothek.games.dice.net_kernels import net_pawns
+from ludothek.games.dice.position import parse_position
+from ludothek.games.dice.search import WEIGHTS
+
+GAMES = {"trigeo": (K.TRIGEO, JUMP_FIELDS_TRIGEO), "hexalit": (K.HEXALIT, NO_JUMPS)}
+
+
+def _positions(game: str, count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray, int]]:
+    """Positions of random games (through the game's API), Hexalit's temporary dice included."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        state = new_game(game)
+        while not state.is_over() and len(found) < count:
+            if state.current_player() == CHANCE:
+                outcomes, weights = zip(*state.chance_outcomes())
+                state.play(rng.choices(outcomes, weights)[0])
+                continue
+            if rng.random() < 0.3:
+                temp = getattr(state, "temp", np.zeros(T.SIZE, np.bool_))
+                found.append((state.board.copy(), np.array(temp, np.bool_), int(state.side)))
+            state.play(rng.choice(state.legal_actions()))
+    return found
+
+
+def _random_net(hidden: int, seed: int) -> dict:
+    rng = np.random.default_rng(seed)
+    params = N.init_params(hidden, rng)
+    params["b1"] = rng.normal(0, 0.3, hidden)
+    params["w2"] = rng.normal(0, 1.0, hidden)
+    params["b2"] = np.asarray(rng.normal())
+    params["scale"] = np.asarray(rng.uniform(0.5, 1.5))
+    return params
+
+
+def _search_weights(kernel_game: int, params: dict) -> np.ndarray:
+    w = np.concatenate([WEIGHTS[kernel_game], N.pack(params)])
+    w.setflags(write=False)
+    return w
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_compiled_net_agrees_with_the_numpy_reference(game):
+    kernel_game, jumps = GAMES[game]
+    positions = _positions(game, 60, seed=3)
+    for seed, hidden in ((1, 7), (2, 32)):
+        params = _random_net(hidden, seed)
+        w = _search_weights(kernel_game, params)
+        boards = np.array([p[0] for p in positions])
+        temps = np.array([p[1] for p in positions])
+        sides = np.array([p[2] for p in positions])
+        hands = np.array([K.static_pawns(kernel_game, b, t, s, T.GEO, jumps, WEIGHTS[kernel_game])
+                          for b, t, s in positions])
+        reference = N.pawns_of(params, boards, temps, sides, hands)
+        compiled = np.array([net_pawns(b, t, s, h, w, N.NET_START) for (b, t, s), h in zip(positions, hands)])
+        np.testing.assert_allclose(compiled, reference, rtol=1e-9, atol=1e-9)
+        # the search's leaf value: the squashed net for the side to move
+        leaf = np.array([K.static_value(kernel_game, b, t, s, T.GEO, jumps, w) for b, t, s in positions])
+        white = N.value(reference)
+        np.testing.assert_allclose(leaf, np.where(sides == 0, white, -white), rtol=1e-9, atol=1e-9)
+        assert np.ptp(reference - hands) > 0.1  # the net does change the hand values
+
+
+def test_a_zero_net_is_the_hand_evaluation():
+    params = N.init_params(5, np.random.default_rng(0))  # w2 = 0, scale = 1
+    for game, (kernel_game, jumps) in GAMES.items():
+        w = _search_weights(kernel_game, params)
+        for b, t, s in _positions(game, 10, seed=4):
+            assert K.static_value(kernel_game, b, t, s, T.GEO, jumps, w) == pytest.approx(
+                K.static_value(kernel_game, b, t, s, T.GEO, jumps, WEIGHTS[kernel_game]), abs=1e-12)
+
+
+def test_gradients_match_finite_differences():
+    rng = np.random.default_rng(5)
+    positions = _positions("hexalit", 12, seed=6)
+    x = N.features(np.array([p[0] for p in positions]), np.array([p[1] for p in positions]),
+                   np.array([p[2] for p in positions]))
+    hand = rng.normal(0, 3, len(positions))
+    target = rng.uniform(-0.9, 0.9, len(positions))
+    params = _random_net(4, 7)
+    _, grads = N.loss_and_grads(params, x, hand, target)
+    for name, index in (("w2", (1,)), ("b2", ()), ("scale", ()), ("b1", (2,)), ("W1", (int(np.flatnonzero(x[0])[0]), 3))):
+        eps = 1e-6
+        up = {k: np.array(v, float) for k, v in params.items()}
+        down = {k: np.array(v, float) for k, v in params.items()}
+        up[name][index] += eps
+        down[name][index] -= eps
+        numeric = (N.loss_and_grads(up, x, hand, target)[0] - N.loss_and_grads(down, x, hand, target)[0]) / (2 * eps)
+        assert grads[name][index] == pytest.approx(numeric, rel=1e-4, abs=1e-9), name
+
+
+# the shipped nets on fixed positions: pawns for White, computed once with the NumPy
+# reference (docs/LEARNED_EVAL.md); new weights must come with new numbers here
+FIXED = {
+    "trigeo": [
+        ("1RBNKBNR1/2PPPQPPP2/6P6/6p6/2pppqppp2/1rbnkbnr1 w -", 1.713112468243265),
+        ("R1BNKB1R1/2P1PQPPPN1/4P2P5/5n1p5/2pppqppp2/r1b1kbnr1 b -", 0.9777089970784315),
+        ("b3KBR2/2P1PQPPPN1/13/1k1PN1Pq5/1B1pp1ppp2/Rr3bnr1 b -", 5.046930832623973),
+        ("5R3/2P1bKBPPNQ/1N3PP6/9p3/3pprpp1n1/k1r2b3 w -", 4.765704246513323),
+    ],
+    "hexalit": [
+        ("1RBNKBNR1/2PPPQPPP2/6P6/6p6/2pppqppp2/1rbnkbnr1 w -", 0.8538373416626861),
+        ("1RBNKB1R1/2PPPQPKPN1/6P6/3p2p6/1b1ppqppp2/1r1nkbnr1 b B9", -0.017175323822435473),
+        ("1RBNKB1R1/1bPP2P1PN1/2Q2PP6/3p2P6/3pqqpppn1/1r1nkb1r1 b E6", -0.041868916250854094),
+        ("R1bN2N2/4RKn1P2/2pPPP1P5/4p1Pppp3/3P1r1p3/3nkb1r1 b -", -7.9039930999988615),
+    ],
+}
+
+
+@pytest.mark.parametrize("game", sorted(FIXED))
+def test_shipped_net_gives_the_recorded_values(game):
+    kernel_game, jumps = GAMES[game]
+    params = N.unpack(N.shipped_flat(game))
+    assert N.shipped_flat(game).nbytes <= 5 * 2**20
+    for text, recorded in FIXED[game]:
+        board, side, temp = parse_position(text)
+        hand = K.static_pawns(kernel_game, board, temp, side, T.GEO, jumps, WEIGHTS[kernel_game])
+        reference = float(N.pawns_of(params, board[None], temp[None], np.array([side]), np.array([hand]))[0])
+        assert reference == pytest.approx(recorded, rel=1e-9, abs=1e-9), text
+        w = _search_weights(kernel_game, params)
+        assert net_pawns(board, temp, side, hand, w, N.NET_START) == pytest.approx(recorded, rel=1e-9, abs=1e-9)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_net_agent_plays_whole_games(game):
+    for number in range(2):  # both seats
+        result = play_game(MatchGame(game, "alphabeta_net:300", "alphabeta_hand:300", number, seed=11))
+        assert result.result != "*" and result.plies > 0
+
+
+def _train(runner, tmp_path, *extra):
+    return runner.invoke(main, ["train", "trigeo", "--positions", "150", "--nodes", "40", "--hidden", "4",
+                                "--batch", "32", "--seed", "3", *extra], catch_exceptions=False)
+
+
+def test_train_writes_a_net_and_resumes_to_the_same_one(tmp_path):
+    runner = CliRunner()
+    whole = _train(runner, tmp_path, "--epochs", "3", "--out", str(tmp_path / "whole.npz"))
+    assert whole.exit_code == 0, whole.output
+    part = _train(runner, tmp_path, "--epochs", "2", "--out", str(tmp_path / "part.npz"))
+    assert part.exit_code == 0, part.output
+    checkpoint = tmp_path / "part.npz.ckpt.npz"
+    assert checkpoint.exists()
+    with np.load(checkpoint) as ck:
+        assert int(ck["epochs_done"]) == 2 and len(ck["data_labels"]) == 150
+    resumed = _train(runner, tmp_path, "--epochs", "3", "--out", str(tmp_path / "resumed.npz"),
+                     "--resume", str(checkpoint))
+    assert resumed.exit_code == 0, resumed.output
+    np.testing.assert_array_equal(N.pack(N.load(tmp_path / "resumed.npz")), N.pack(N.load(tmp_path / "whole.npz")))
+    # the net plays: an agent reads the file
+    from ludothek.ai.base import make_agent
+
+    agent = make_agent(f"alphabeta_net:100,file={tmp_path / 'resumed.npz'}", "trigeo", seed=0)
+    state = new_game("trigeo")
+    assert agent.choose(state) in state.legal_actions()
+
+
+def test_train_refuses_bad_input_in_one_line(tmp_path):
+    runner = CliRunner()
+    cases = [
+        (["train", "bitis"], "has no learned evaluation"),
+        (["train", "trigeo", "--hidden", "0"], "--hidden"),
+        (["train", "trigeo", "--outcome-weight", "2"], "--outcome-weight"),
+    ]
+    first = _train(runner, tmp_path, "--epochs", "1", "--out", str(tmp_path / "a.npz"))
+    assert first.exit_code == 0, first.output
+    cases.append((["train", "trigeo", "--positions", "150", "--nodes", "41", "--hidden", "4", "--batch", "32",
+                   "--seed", "3", "--resume", str(tmp_path / "a.npz.ckpt.npz"), "--out", str(tmp_path / "b.npz")],
+                  "nodes 40 (not 41)"))
+    (tmp_path / "junk.npz").write_bytes(b"not a checkpoint")
+    cases.append((["train", "trigeo", "--resume", str(tmp_path / "junk.npz")], "cannot resume"))
+    for args, words in cases:
+        result = runner.invoke(main, args)
+        assert result.exit_code == 2, (args, result.output)
+        lines = [line for line in result.output.splitlines() if line.strip()]
+        assert len(lines) == 1 and lines[0].startswith("error:") and words in lines[0], (args, result.output)
+
+
+def test_a_net_file_that_is_not_one_is_a_clear_error(tmp_path):
+    from ludothek.ai.base import make_agent
+    from ludothek.core.errors import OptionError
+
+    (tmp_path / "x.npz").write_bytes(b"junk")
+    with pytest.raises(OptionError, match="cannot read the net"):
+        make_agent(f"alphabeta_net:100,file={tmp_path / 'x.npz'}", "trigeo")
+    with pytest.raises(OptionError, match="file=PATH"):
+        make_agent("alphabeta_net:100,depth=3", "hexalit")
+
+
+def test_tasks_run_in_worker_processes():
+    results = dict(run_tasks(pow, ((b, 2) for b in range(7)), workers=2))
+    assert results == {(b, 2): b * b for b in range(7)}
+
+
+def test_tasks_run_on_a_local_ray_instance():
+    import textwrap
+
+    pytest.importorskip("ray")
+    tasks = [("x", "-" * k) for k in range(5)]  # (a pure-Python function: Ray refuses builtins)
+    results = dict(run_tasks(textwrap.indent, iter(tasks), workers=1, ray_address="local"))
+    assert results == {(text, prefix): prefix + text for text, prefix in tasks}
+
+
+def test_the_data_do_not_depend_on_the_workers(tmp_path):
+    runner = CliRunner()
+    for workers in ("1", "2"):
+        result = runner.invoke(main, ["train", "hexalit", "--positions", "120", "--nodes", "30", "--hidden", "3",
+                                      "--epochs", "1", "--workers", workers, "--out", str(tmp_path / f"w{workers}.npz")])
+        assert result.exit_code == 0, result.output
+    with np.load(tmp_path / "w1.npz.ckpt.npz") as one, np.load(tmp_path / "w2.npz.ckpt.npz") as two:
+        for name in ("data_boards", "data_temps", "data_labels", "data_hands", "net"):
+            np.testing.assert_array_equal(one[name], two[name])
