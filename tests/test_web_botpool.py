@@ -349,7 +349,9 @@ def test_level_eight_searches_wait_among_themselves(monkeypatch):
             eights = {client: asyncio.ensure_future(pool.compute({"agent": "bot:8", "game": "trigeo",
                                                                    "client": client}, client))
                       for client in ("a", "b", "c")}
-            await until(lambda: pool.stats()["busy"][LONG] == 1 and pool.stats()["queued"][LONG] == 2)
+            # a job is busy when handed to its worker, and started when the worker runs it: wait for both
+            await until(lambda: pool.stats()["busy"][LONG] == 1 and pool.stats()["queued"][LONG] == 2
+                        and len(started) == 1)
             for agent in ("bot:5", "bot:1", "bot:5"):
                 assert await asyncio.wait_for(pool.compute({"agent": agent, "game": "trigeo", "client": "d"}, "d"),
                                               60) == 0
