@@ -37,10 +37,7 @@ def run_games(specs: list[MatchGame], workers: int = 1, ray_address: str | None 
         for spec in specs:
             yield play_game(spec)
         return
-    # spawn, not fork: the caller may run threads (a progress display), and a spawned worker
-    # is a direct child, which die_with_parent needs
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_worker_init, initargs=(os.getpid(),))
+    pool = worker_pool(workers)
     finished = False
     try:
         with _sigint_ignored():  # workers start with Ctrl-C ignored (kept across exec)
@@ -53,6 +50,14 @@ def run_games(specs: list[MatchGame], workers: int = 1, ray_address: str | None 
             pool.shutdown()
         else:
             _stop(pool)
+
+
+def worker_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes that die with this one and leave Ctrl-C to it."""
+    # spawn, not fork: the caller may run threads (a progress display), and a spawned worker
+    # is a direct child, which die_with_parent needs
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_worker_init, initargs=(os.getpid(),))
 
 
 def _worker_init(parent_pid: int) -> None:

@@ -8,14 +8,11 @@ at once."""
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, wait
 from typing import Any, Callable, Iterable, Iterator
 
-from ..core.errors import OptionError
-from ..core.texts import TEXTS
-from .match import _sigint_ignored, _stop, _worker_init
+from .match import _sigint_ignored, _stop, worker_pool
+from .ray_pool import cancel, connect
 
 
 def run_tasks(function: Callable[..., Any], tasks: Iterable[tuple], workers: int = 1,
@@ -28,8 +25,7 @@ def run_tasks(function: Callable[..., Any], tasks: Iterable[tuple], workers: int
         for arguments in tasks:
             yield arguments, function(*arguments)
         return
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_worker_init, initargs=(os.getpid(),))
+    pool = worker_pool(workers)
     pending: dict = {}
     source = iter(tasks)
     finished = False
@@ -62,13 +58,7 @@ def _take(source: Iterator, count: int) -> list:
 
 
 def _ray(function, tasks, workers: int, address: str) -> Iterator[tuple[tuple, Any]]:
-    try:
-        import ray
-    except ImportError:
-        raise OptionError(TEXTS("ray_missing")) from None
-    if not ray.is_initialized():
-        ray.init(address=None if address in (None, "", "local") else address, ignore_reinit_error=True,
-                 log_to_driver=False)
+    ray = connect(address)
     remote = ray.remote(function)
     # keep the whole cluster busy: a few tasks queued per CPU it has (at least per local worker)
     width = max(2 * workers, 2 * int(ray.cluster_resources().get("CPU", 1)))
@@ -83,8 +73,4 @@ def _ray(function, tasks, workers: int, address: str) -> Iterator[tuple[tuple, A
                     pending[remote.remote(*more)] = more
                 yield arguments, ray.get(ref)
     finally:
-        for ref in pending:
-            try:
-                ray.cancel(ref, force=True)
-            except Exception:  # noqa: BLE001, S110 - a task that finished meanwhile, a lost cluster
-                pass
+        cancel(ray, pending)
