@@ -1,7 +1,8 @@
 """A cold start of ``ludothek serve``: with an empty kernel cache (a new folder, unless one is
 given), when the address is shown, when the home page answers, when a game of every kind can be
 created, when each game's ``bot:1`` has made its first move (after the human's first move if
-the start roll gives it to him), and how long Ctrl-C takes to stop the server.
+the start roll gives it to him), the CPU time each of the server's processes has used by then
+(Linux), and how long Ctrl-C takes to stop the server.
 
     python3 benchmarks/cold_start.py                 # a cold start
     python3 benchmarks/cold_start.py CACHE_FOLDER    # again with that folder: a warm start
@@ -22,6 +23,28 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def cpu_seconds_by_process(root: int) -> list[tuple[int, str, float]]:
+    """(pid, role, CPU seconds) of process ``root`` and its descendants, read from ``/proc``."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    parents, found = {}, {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
+        except OSError:
+            continue
+        pid = int(entry.name)
+        parents[pid] = int(fields[1])
+        found[pid] = (command, (int(fields[11]) + int(fields[12])) / ticks)
+    family = {root}
+    for _ in range(4):
+        family |= {pid for pid, parent in parents.items() if parent in family}
+    return [(pid, "server" if pid == root else found[pid][0][-60:], found[pid][1]) for pid in sorted(family)
+            if pid in found]
 
 
 def main() -> None:
@@ -78,6 +101,10 @@ def main() -> None:
     for player in players:
         player.join()
     print(f"a game of every kind against bot:1 going at {at()}", flush=True)
+    processes = cpu_seconds_by_process(server.pid)
+    for pid, role, seconds in processes:
+        print(f"    {seconds:6.1f} CPU s  {pid}  {role}")
+    print(f"    {sum(seconds for _, _, seconds in processes):6.1f} CPU s  in all", flush=True)
     stopping = time.monotonic()
     server.send_signal(signal.SIGINT)
     server.wait(300)

@@ -13,14 +13,26 @@ Measured on the first ``bot:1`` move of a dice game on an empty cache: 67 → 44
 
 Kernel modules import ``njit`` from here, never from numba (a test checks); numba's own jitted
 helpers keep their literal calls.
+
+Processes sharing the kernel cache (a server and its bot workers, the test workers, ``ludothek
+warm``) also take turns per kernel: a process about to compile one of our kernels holds a lock
+file for it in the cache folder, so a second process wanting the same kernel waits and then
+loads it from the cache instead of compiling it again at the same time (on a cold start two bot
+workers warming Trigeo and Hexalit, which share their search, both compiled it: 20 CPU s twice).
 """
 
 from __future__ import annotations
 
+import fcntl
+import os
+from pathlib import Path
 from typing import Any
 
 import numba
 from numba import types
+from numba.core import sigutils
+from numba.core.caching import NullCache
+from numba.core.compiler_lock import global_compiler_lock
 from numba.core.dispatcher import Dispatcher
 
 __all__ = ["njit"]
@@ -63,6 +75,35 @@ def _install() -> None:
 
     setattr(get_call_template, _OURS, True)
     Dispatcher.get_call_template = get_call_template
+
+    compile_alone = Dispatcher.compile
+
+    def compile(self, sig):
+        folder = _lock_folder(self)
+        if folder is None or tuple(sigutils.normalize_signature(sig)[0]) in self.overloads:
+            return compile_alone(self, sig)
+        # numba's lock first: a thread holding a kernel's file must never wait for numba's lock
+        # (another thread compiling a caller of that kernel holds it and waits for the file)
+        with global_compiler_lock, open(folder / f"{self.py_func.__module__}.{self.py_func.__qualname__}.lock",
+                                        "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released as the file closes
+            return compile_alone(self, sig)  # from the cache if another process has just compiled it
+
+    setattr(compile, _OURS, True)
+    Dispatcher.compile = compile
+
+
+def _lock_folder(kernel: Dispatcher) -> Path | None:
+    """Where ``kernel``'s compile lock lives, or None: not our kernel, or no disk cache."""
+    folder = os.environ.get("NUMBA_CACHE_DIR")
+    if not folder or not getattr(kernel, _OURS, False) or isinstance(kernel._cache, NullCache):
+        return None
+    locks = Path(folder) / "compiling"
+    try:
+        locks.mkdir(exist_ok=True)
+    except OSError:
+        return None
+    return locks
 
 
 _install()

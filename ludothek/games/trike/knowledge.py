@@ -69,18 +69,17 @@ def compiled_search(agent, state, clock):
 
 
 def warm_up() -> None:
-    """Load the compiled search once (a tiny search on a small board)."""
+    """Load the bots' compiled search (:mod:`.mcts3`: a tiny search on a small board). The
+    kernels kept for comparison (``mcts_old``, ``mcts_v2``) compile on their first use: on a
+    cold start they would double the bots' wait."""
     from .state import TrikeState
     from ...ai.budget import Budget
-    from . import mcts, mcts2, mcts3
+    from . import mcts3
 
-    for driver in (mcts3, mcts2):  # the bots' search, and today's (mcts_v2)
-        state = TrikeState(size=7)
-        state.play("d2")
-        kept = driver.Kept()
-        driver.search(state, Budget(iterations=40).clock(), random.Random(0), kept=kept)  # the swap decision
-        state.play("d3")
-        if driver is mcts2:
-            mcts.search(state, Budget(iterations=4).clock(), random.Random(0), 1.0)
-        state.play("d4")
-        driver.search(state, Budget(iterations=4).clock(), random.Random(0), kept=kept)  # the tree kept: reroot
+    state = TrikeState(size=7)
+    state.play("d2")
+    kept = mcts3.Kept()
+    mcts3.search(state, Budget(iterations=40).clock(), random.Random(0), kept=kept)  # the swap decision
+    state.play("d3")
+    state.play("d4")
+    mcts3.search(state, Budget(iterations=4).clock(), random.Random(0), kept=kept)  # the tree kept: reroot
