@@ -69,7 +69,7 @@ class AlphaBetaAgent(Agent):
         if found is not None:
             return found
         player = state.current_player()
-        warm_up(state, playouts=False)
+        warm_up(state)
         self.clock = self.budget.clock(self.now)
         if self.compiled:
             found = knowledge(self.game).compiled_alphabeta(self, state, self.clock)

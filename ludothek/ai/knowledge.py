@@ -30,6 +30,7 @@ import importlib
 import warnings
 from functools import lru_cache
 from types import SimpleNamespace
+from typing import Any
 
 from ..core.registry import game_spec
 from . import eval_generic
@@ -64,17 +65,16 @@ def decided(state, agent):
     return found if isinstance(found, Analysis) else Analysis(best=int(found), line=[int(found)])
 
 
-_WARM: set[tuple[str, str]] = set()
+_WARM: set[tuple[str, object]] = set()
 
 
-def warm_up(state, playouts: bool = True) -> None:
+def warm_up(state, rollout: Any = None) -> None:
     """Compile (or load from numba's cache) a game's kernels once per process, before an
     agent starts its clock: the first call can take seconds and must not eat the budget.
-    Without ``playouts`` only what alpha-beta uses (the evaluation and the game's own
-    ``warm_up``), not the playouts MCTS needs: on a cold start a first alpha-beta move then
-    compiles about a quarter less."""
-    wanted = ("search", "playouts") if playouts else ("search",)
-    parts = [part for part in wanted if (state.name, part) not in _WARM]
+    What alpha-beta uses (the evaluation and the game's own ``warm_up``), and the playout
+    ``rollout`` if the agent plays them out (MCTS: its own kind only, the guided or the random
+    one: on a cold start each costs seconds to compile)."""
+    parts = [part for part in ("search", rollout) if part is not None and (state.name, part) not in _WARM]
     if not parts:
         return
     _WARM.update((state.name, part) for part in parts)
@@ -82,13 +82,11 @@ def warm_up(state, playouts: bool = True) -> None:
 
     info = knowledge(state.name)
     work = state.copy()
-    rng = random.Random(0)
     if "search" in parts:
         if not work.is_over():
             info.evaluate(work)
         module_warm_up = getattr(importlib.import_module(info.module), "warm_up", None)
         if module_warm_up is not None:
             module_warm_up()
-    if "playouts" in parts and not work.is_over():
-        info.rollout(work, rng)
-        info.random_rollout(work, rng)
+    if rollout in parts and not work.is_over():
+        rollout(work, random.Random(0))

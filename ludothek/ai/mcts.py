@@ -80,7 +80,7 @@ class MCTSAgent(Agent):
         found = decided(state, self)  # the game's own decision (e.g. the doubling cube)
         if found is not None:
             return found
-        warm_up(state)
+        warm_up(state, self.rollout)
         clock = self.budget.clock(self.now)
         if self.compiled:
             found = knowledge(self.game).compiled_search(self, state, clock)
