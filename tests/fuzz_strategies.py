@@ -809,6 +809,19 @@ def gen_cli_case(ch: Chooser, game: str | None = None, verb: str | None = None) 
                      ch.choice(["0", "-1", "x", "nan", "2", str(2**70), ""])]
         if ch.coin(0.2):
             args += ["--agents", ch.choice(["random", "bot:9,random", ",", "alien,random", ""])]
+    elif verb == "train":  # a few positions and one epoch at most
+        protected = ["--positions", "8", "--nodes", "8", "--epochs", "1", "--hidden", "2"]
+        noise = junk(ch, 40).encode("utf-8", "surrogatepass")
+        files.append(("some.npz", ch.choice([b"", b"hello\n", b"PK\x03\x04" + noise, b"\x93NUMPY" + noise])))
+        args = ["train", name]
+        if ch.coin(0.4):
+            args += [ch.choice(["--resume", "--data"]), ch.choice(["some.npz", "missing.npz", "", "/", ".", "\x00"])]
+        if ch.coin(0.3):
+            args += [ch.choice(["--out", "--checkpoint"]), ch.choice(["t.npz", "", "/", ".", "/nonexistent/x.npz", "\x00"])]
+        if ch.coin(0.3):  # no huge valid numbers: they would train for hours
+            args += [ch.choice(["--positions", "--epochs", "--nodes", "--hidden", "--batch", "--lr", "--l2",
+                                "--outcome-weight", "--seed"]),
+                     ch.choice(["nan", "inf", "-1", "0", "x", "²", "0.5", "", " 1", "2", "1e-9"])]
     elif verb == "tournament":  # between random players: a few quick games at most
         opts = [o for o in game_option_args(ch, spec, state) if o != "-p"]
         kind = ch.choice(["--swiss", "--swiss", "--arena"])

@@ -27,3 +27,11 @@ def test_tournament_verb(case: CliCase) -> None:
     """Hostile arguments to ``ludothek tournament`` (issue 32): one clean error line, never a
     traceback; valid ones run a short Swiss or Arena between random players."""
     check_cli(case)
+
+
+@fuzz(15)
+@given(case=cli_cases(verb="train"))
+def test_train_verb(case: CliCase) -> None:
+    """Hostile arguments and files to ``ludothek train``: broken checkpoints and data files,
+    outputs nowhere, odd numbers; valid ones train on a few positions for one epoch."""
+    check_cli(case)

@@ -188,8 +188,11 @@ def test_train_refuses_bad_input_in_one_line(tmp_path):
     cases.append((["train", "trigeo", "--positions", "150", "--nodes", "41", "--hidden", "4", "--batch", "32",
                    "--seed", "3", "--resume", str(tmp_path / "a.npz.ckpt.npz"), "--out", str(tmp_path / "b.npz")],
                   "nodes 40 (not 41)"))
-    (tmp_path / "junk.npz").write_bytes(b"not a checkpoint")
-    cases.append((["train", "trigeo", "--resume", str(tmp_path / "junk.npz")], "cannot resume"))
+    for name, content in (("junk.npz", b"not a checkpoint"), ("empty.npz", b""), ("zip.npz", b"PK\x03\x04broken")):
+        (tmp_path / name).write_bytes(content)
+        for option in ("--resume", "--data"):
+            cases.append((["train", "trigeo", option, str(tmp_path / name)], f"{name} is not a checkpoint or data file"))
+    cases.append((["train", "trigeo", "--out", str(tmp_path / "nowhere" / "c.npz")], "the folder"))
     for args, words in cases:
         result = runner.invoke(main, args)
         assert result.exit_code == 2, (args, result.output)

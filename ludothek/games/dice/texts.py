@@ -41,9 +41,17 @@ TEXTS = Catalog("dice", {
         "{path} holds {have} positions of unbroken games, fewer than the {positions} asked for",
         "{path} enthält {have} Stellungen lückenloser Partien, weniger als die verlangten {positions}",
     ),
-    "train_checkpoint": (
-        "cannot resume from {path}: {error}",
-        "von {path} lässt sich nicht fortsetzen: {error}",
+    "train_unreadable": (
+        "cannot read {path}: {error}",
+        "{path} lässt sich nicht lesen: {error}",
+    ),
+    "train_not_ours": (
+        "{path} is not a checkpoint or data file written by 'ludothek train'",
+        "{path} ist keine Zwischenstand- oder Datendatei von 'ludothek train'",
+    ),
+    "train_unwritable": (
+        "cannot write {path}: the folder {folder} does not exist or is not writable",
+        "{path} lässt sich nicht schreiben: den Ordner {folder} gibt es nicht, oder er ist schreibgeschützt",
     ),
     # ---------------------------------------------------------------- position strings
     "position_not_text": ("a position must be text, not {type}", "eine Stellung muss Text sein, nicht {type}"),

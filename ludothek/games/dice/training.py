@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import zipfile
 from dataclasses import asdict, dataclass
 from typing import Callable
 
@@ -159,53 +160,64 @@ def _save_checkpoint(path: str, settings: Settings, chunks: dict[int, dict], dat
     os.replace(tmp, path)  # a checkpoint is never half written
 
 
-def _load_checkpoint(path: str, settings: Settings):
+def _read(path: str) -> dict[str, np.ndarray]:
+    """Every array of a checkpoint or data file, or an :class:`OptionError` that says why not."""
     try:
-        with np.load(path) as ck:
-            saved = json.loads(str(ck["settings"]))
-            mine = {k: getattr(settings, k) for k in SHAPING}
-            different = [k for k in SHAPING if saved.get(k) != mine[k]]
-            if different:
-                raise _Mismatch(TEXTS("train_resume_settings", path=path, names=", ".join(
-                    f"{k} {saved.get(k)!r} (not {mine[k]!r})" for k in different)))
-            chunks: dict[int, dict] = {}
-            data = None
-            if "data_labels" in ck:
-                joined = {f: ck[f"data_{f}"] for f in _FIELDS}
-                for c in np.unique(joined["chunks"]):
-                    pick = joined["chunks"] == c
-                    chunks[int(c)] = {f: v[pick] for f, v in joined.items()}
-            params = adam = best_net = None
-            if "best_net" in ck:
-                error = float(ck["best_error"])
-                best_net = (None if np.isnan(error) else error, int(ck["best_epoch"]), N.unpack(ck["best_net"]))
-            if "net" in ck:
-                params = N.unpack(ck["net"])
-                adam = {k[5:]: ck[k] for k in ck.files if k.startswith("adam_")}
-                adam = {"t": int(adam["t"]), "m": N.unpack(adam["m"]), "v": N.unpack(adam["v"])}
-                data = {f: ck[f"data_{f}"] for f in _FIELDS}
-            return chunks, data, params, adam, int(ck["epochs_done"]), json.loads(str(ck["history"])), best_net
+        with np.load(path) as arrays:
+            return {name: arrays[name] for name in arrays.files}
+    except OSError as exc:
+        raise OptionError(TEXTS("train_unreadable", path=path, error=exc.strerror or exc)) from None
+    except (EOFError, ValueError, zipfile.BadZipFile):  # empty, pickled or broken: not written by us
+        raise OptionError(TEXTS("train_not_ours", path=path)) from None
+
+
+def _load_checkpoint(path: str, settings: Settings):
+    ck = _read(path)
+    try:
+        saved = json.loads(str(ck["settings"]))
+        mine = {k: getattr(settings, k) for k in SHAPING}
+        different = [k for k in SHAPING if saved.get(k) != mine[k]]
+        if different:
+            raise _Mismatch(TEXTS("train_resume_settings", path=path, names=", ".join(
+                f"{k} {saved.get(k)!r} (not {mine[k]!r})" for k in different)))
+        chunks: dict[int, dict] = {}
+        data = None
+        if "data_labels" in ck:
+            joined = {f: ck[f"data_{f}"] for f in _FIELDS}
+            for c in np.unique(joined["chunks"]):
+                pick = joined["chunks"] == c
+                chunks[int(c)] = {f: v[pick] for f, v in joined.items()}
+        params = adam = best_net = None
+        if "best_net" in ck:
+            error = float(ck["best_error"])
+            best_net = (None if np.isnan(error) else error, int(ck["best_epoch"]), N.unpack(ck["best_net"]))
+        if "net" in ck:
+            params = N.unpack(ck["net"])
+            adam = {k[5:]: ck[k] for k in ck if k.startswith("adam_")}
+            adam = {"t": int(adam["t"]), "m": N.unpack(adam["m"]), "v": N.unpack(adam["v"])}
+            data = {f: ck[f"data_{f}"] for f in _FIELDS}
+        return chunks, data, params, adam, int(ck["epochs_done"]), json.loads(str(ck["history"])), best_net
     except _Mismatch as exc:
         raise OptionError(exc.args[0]) from None
-    except (OSError, KeyError, ValueError) as exc:
-        raise OptionError(TEXTS("train_checkpoint", path=path, error=exc)) from None
+    except (KeyError, ValueError):
+        raise OptionError(TEXTS("train_not_ours", path=path)) from None
 
 
 def _load_data(path: str, settings: Settings) -> dict:
     """The positions of a data file (or a checkpoint) made with these data settings; one of
     more positions serves too (its first chunks are the same games)."""
+    ck = _read(path)
     try:
-        with np.load(path) as ck:
-            saved = json.loads(str(ck["settings"]))
-            different = [k for k in DATA if k != "positions" and saved.get(k) != getattr(settings, k)]
-            if different:
-                raise _Mismatch(TEXTS("train_resume_settings", path=path, names=", ".join(
-                    f"{k} {saved.get(k)!r} (not {getattr(settings, k)!r})" for k in different)))
-            joined = {f: ck[f"data_{f}"] for f in _FIELDS}
+        saved = json.loads(str(ck["settings"]))
+        different = [k for k in DATA if k != "positions" and saved.get(k) != getattr(settings, k)]
+        if different:
+            raise _Mismatch(TEXTS("train_resume_settings", path=path, names=", ".join(
+                f"{k} {saved.get(k)!r} (not {getattr(settings, k)!r})" for k in different)))
+        joined = {f: ck[f"data_{f}"] for f in _FIELDS}
     except _Mismatch as exc:
         raise OptionError(exc.args[0]) from None
-    except (OSError, KeyError, ValueError) as exc:
-        raise OptionError(TEXTS("train_checkpoint", path=path, error=exc)) from None
+    except (KeyError, ValueError):
+        raise OptionError(TEXTS("train_not_ours", path=path)) from None
     chunks = {}
     for c in np.unique(joined["chunks"]):
         pick = joined["chunks"] == c
@@ -214,6 +226,12 @@ def _load_data(path: str, settings: Settings) -> dict:
     if data is None:
         raise OptionError(TEXTS("train_data_short", path=path, have=have, positions=settings.positions))
     return data
+
+
+def _check_writable(path: str) -> None:
+    folder = os.path.dirname(os.path.abspath(path))
+    if not (os.path.isdir(folder) and os.access(folder, os.W_OK)):
+        raise OptionError(TEXTS("train_unwritable", path=path, folder=folder))
 
 
 class _Mismatch(Exception):
@@ -253,6 +271,9 @@ def train(game: str, settings: Settings, progress: Callable[[str, int, int, str]
     settings.game = game
     report = progress or (lambda *_: None)
     checkpoint = settings.checkpoint or f"{settings.out}.ckpt.npz"
+    for path in (settings.out, checkpoint, settings.data):  # before hours of self-play, not after
+        if path and not os.path.exists(path):
+            _check_writable(path)
     chunks: dict[int, dict] = {}
     data = params = adam = best_net = None
     epochs_done, history = 0, []
