@@ -1,4 +1,5 @@
 import os
+import sys
 import uuid
 from pathlib import Path
 
@@ -55,3 +56,15 @@ def db_url(request, tmp_path):
     if request.param == "sqlite":
         return str(tmp_path / "web.sqlite3")
     return request.getfixturevalue("postgres_url")
+
+
+# ---------------------------------------------------------------------------- Ray
+@pytest.fixture()
+def ray_stopped_after():
+    """For a test that starts a local Ray instance: stop it when the test ends. Left running,
+    its GCS server, raylet and idle workers use CPU until the test process exits (and the
+    whole suite's machine is busy)."""
+    yield
+    ray = sys.modules.get("ray")
+    if ray is not None and ray.is_initialized():
+        ray.shutdown()
