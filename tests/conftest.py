@@ -26,9 +26,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ludothek"))
 POSTGRES = os.environ.get("LUDOTHEK_TEST_POSTGRES")
 
 
-@pytest.fixture()
-def postgres_url():
-    """A fresh, empty PostgreSQL database for one test (dropped afterwards)."""
+def _fresh_postgres():
+    """A fresh, empty PostgreSQL database (dropped afterwards): its URL."""
     if not POSTGRES:
         message = "LUDOTHEK_TEST_POSTGRES is not set (bash scripts/test.sh starts a PostgreSQL cluster)"
         if os.environ.get("CI") == "true":
@@ -48,6 +47,19 @@ def postgres_url():
             conn.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
     finally:
         admin.dispose()
+
+
+@pytest.fixture()
+def postgres_url():
+    """A fresh, empty PostgreSQL database for one test (dropped afterwards)."""
+    yield from _fresh_postgres()
+
+
+@pytest.fixture(scope="module")
+def module_postgres_url():
+    """A fresh, empty PostgreSQL database for one test module's servers (dropped afterwards):
+    its tests must not depend on one another's data."""
+    yield from _fresh_postgres()
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
