@@ -1,4 +1,5 @@
 import os
+import sys
 import uuid
 from pathlib import Path
 
@@ -25,9 +26,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ludothek"))
 POSTGRES = os.environ.get("LUDOTHEK_TEST_POSTGRES")
 
 
-@pytest.fixture()
-def postgres_url():
-    """A fresh, empty PostgreSQL database for one test (dropped afterwards)."""
+def _fresh_postgres():
+    """A fresh, empty PostgreSQL database (dropped afterwards): its URL."""
     if not POSTGRES:
         message = "LUDOTHEK_TEST_POSTGRES is not set (bash scripts/test.sh starts a PostgreSQL cluster)"
         if os.environ.get("CI") == "true":
@@ -49,9 +49,34 @@ def postgres_url():
         admin.dispose()
 
 
+@pytest.fixture()
+def postgres_url():
+    """A fresh, empty PostgreSQL database for one test (dropped afterwards)."""
+    yield from _fresh_postgres()
+
+
+@pytest.fixture(scope="module")
+def module_postgres_url():
+    """A fresh, empty PostgreSQL database for one test module's servers (dropped afterwards):
+    its tests must not depend on one another's data."""
+    yield from _fresh_postgres()
+
+
 @pytest.fixture(params=["sqlite", "postgres"])
 def db_url(request, tmp_path):
     """A database for a web test: a SQLite file, then a fresh PostgreSQL database."""
     if request.param == "sqlite":
         return str(tmp_path / "web.sqlite3")
     return request.getfixturevalue("postgres_url")
+
+
+# ---------------------------------------------------------------------------- Ray
+@pytest.fixture()
+def ray_stopped_after():
+    """For a test that starts a local Ray instance: stop it when the test ends. Left running,
+    its GCS server, raylet and idle workers use CPU until the test process exits (and the
+    whole suite's machine is busy)."""
+    yield
+    ray = sys.modules.get("ray")
+    if ray is not None and ray.is_initialized():
+        ray.shutdown()

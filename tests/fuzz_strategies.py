@@ -822,6 +822,9 @@ def gen_cli_case(ch: Chooser, game: str | None = None, verb: str | None = None) 
             args += [ch.choice(["--positions", "--epochs", "--nodes", "--hidden", "--batch", "--lr", "--l2",
                                 "--outcome-weight", "--seed"]),
                      ch.choice(["nan", "inf", "-1", "0", "x", "²", "0.5", "", " 1", "2", "1e-9"])]
+    elif verb == "warm":  # in this process: a pool of fresh interpreters loading every kernel costs seconds
+        args = ["warm"]
+        protected = ["--jobs", "1"]
     elif verb == "tournament":  # between random players: a few quick games at most
         opts = [o for o in game_option_args(ch, spec, state) if o != "-p"]
         kind = ch.choice(["--swiss", "--swiss", "--arena"])
@@ -878,7 +881,7 @@ def gen_cli_case(ch: Chooser, game: str | None = None, verb: str | None = None) 
 #: the value put in its place (invalid values such as nan, -1 or 1e30 pass unchanged)
 COSTLY = {"--seconds": (0.5, "0.1"), "--iterations": (200, "20"), "-n": (4, "2"), "--workers": (1, "1"),
           "--seconds-per-move": (0.01, "0.001"), "--opening-plies": (40, "3"), "--top": (1000, "10"),
-          "--arena": (0.02, "0.01"), "--swiss": (3, "2")}
+          "--arena": (0.02, "0.01"), "--swiss": (3, "2"), "--jobs": (1, "1")}
 
 
 def _number(text: str) -> float | None:

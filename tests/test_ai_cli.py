@@ -93,7 +93,7 @@ def test_ray_is_optional():
     assert result.exit_code == 2 and "pip install" in result.output
 
 
-def test_match_on_a_local_ray_instance():
+def test_match_on_a_local_ray_instance(ray_stopped_after):
     import pytest
 
     pytest.importorskip("ray")

@@ -216,7 +216,7 @@ def test_tasks_run_in_worker_processes():
     assert results == {(b, 2): b * b for b in range(7)}
 
 
-def test_tasks_run_on_a_local_ray_instance():
+def test_tasks_run_on_a_local_ray_instance(ray_stopped_after):
     import textwrap
 
     pytest.importorskip("ray")

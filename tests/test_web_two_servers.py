@@ -19,14 +19,17 @@ import ludothek
 from .servers import Server
 
 
-@pytest.fixture()
-def servers(postgres_url):
+@pytest.fixture(scope="module")
+def servers(module_postgres_url):
     """Servers A and B, started one after the other: (base URL, port) of each. Every request
-    here comes from 127.0.0.1 and the point is contention, so the rate limits are off."""
+    here comes from 127.0.0.1 and the point is contention, so the rate limits are off. The
+    module's tests share them (each starts a server in seconds of CPU): every test makes its
+    own games, and what it leaves (finished games, accounts, no open seeks) is not what
+    another test looks at."""
     started: list[Server] = []
     try:
         for _ in range(2):
-            started.append(Server(postgres_url, "--bots", "thread", "--rate-limits", "off"))
+            started.append(Server(module_postgres_url, "--bots", "thread", "--rate-limits", "off"))
         yield [(server.base, server.port) for server in started]
     finally:
         for server in started:
