@@ -131,8 +131,8 @@ class FilePath(click.Path):
     """A file path (``directory``: a directory's); one with a NUL character (which no file
     system takes) is a usage error."""
 
-    def __init__(self, directory: bool = False) -> None:
-        super().__init__(dir_okay=directory, file_okay=not directory)
+    def __init__(self, directory: bool = False, exists: bool = False) -> None:
+        super().__init__(dir_okay=directory, file_okay=not directory, exists=exists)
         self.directory = directory
 
     def convert(self, value: Any, param: Any, ctx: Any) -> Any:
@@ -642,13 +642,13 @@ def match(game: str, agent_a: str, agent_b: str, games_count: int, workers: int,
 @click.option("--workers", type=click.IntRange(1), default=1, show_default=True, help="Self-play processes.")
 @click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
               help="Self-play on a Ray cluster (ADDRESS, 'auto' or 'local'); needs ludothek[ray].")
-@click.option("--out", type=click.Path(dir_okay=False), default="net.npz", show_default=True,
+@click.option("--out", type=FilePath(), default="net.npz", show_default=True,
               help="Where the trained net goes.")
-@click.option("--checkpoint", type=click.Path(dir_okay=False), default=None,
+@click.option("--checkpoint", type=FilePath(), default=None,
               help="Where checkpoints go (default: OUT.ckpt.npz).")
-@click.option("--resume", type=click.Path(exists=True, dir_okay=False), default=None,
+@click.option("--resume", type=FilePath(exists=True), default=None,
               help="Continue from this checkpoint (same settings).")
-@click.option("--data", type=click.Path(dir_okay=False), default=None,
+@click.option("--data", type=FilePath(), default=None,
               help="Self-play data file: used if it exists (same data settings), else written (to fit other nets).")
 def train(game: str, positions: int, epochs: int, seed: int, nodes: int, hidden: int, batch: int, lr: float,
           outcome_weight: float, l2: float, workers: int, ray_address: str | None, out: str, checkpoint: str | None,

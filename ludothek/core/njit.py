@@ -18,7 +18,7 @@ Processes sharing the kernel cache (a server and its bot workers, the test worke
 warm``) also take turns per kernel: a process about to compile one of our kernels holds a lock
 file for it in the cache folder, so a second process wanting the same kernel waits and then
 loads it from the cache instead of compiling it again at the same time (on a cold start two bot
-workers warming Trigeo and Hexalit, which share their search, both compiled it: 20 CPU s twice).
+workers warming two dice games, which share their search, both compiled it: 20 CPU s twice).
 """
 
 from __future__ import annotations
