@@ -22,7 +22,7 @@ from dataclasses import replace
 from ...ai.budget import Budget
 from ...ai.mcts import MCTSAgent
 from ...core.errors import OptionError
-from .mcts3 import DEFAULT, Settings
+from .mcts3 import DEFAULT, V2, Settings
 from .texts import TEXTS
 
 
@@ -38,7 +38,7 @@ def mcts_old_factory(game: str, argument: str | None, seed: int | None) -> MCTSA
 
 def mcts_v2_factory(game: str, argument: str | None, seed: int | None) -> MCTSAgent:
     agent = MCTSAgent(game, seed, _budget(argument), label="mcts_v2")
-    agent.trike_search = "v2"  # read by knowledge.compiled_search
+    agent.trike_settings = V2  # read by knowledge.compiled_search
     return agent
 
 

@@ -64,6 +64,8 @@ class Settings:
 
 
 DEFAULT = Settings()
+#: the search the bots used until December 2026 (the ``mcts_v2`` agent): every addition off
+V2 = Settings(bias=0.0, fpu=-1.0, solve_size=0, solve_limit=0, rollout_size=0)
 
 
 def applicable(state, settings: Settings = DEFAULT) -> bool:
