@@ -6,7 +6,6 @@ games under a seed, and the search before it kept as ``mcts_v2`` (this one with 
 from __future__ import annotations
 
 import random
-
 from dataclasses import replace
 
 import numpy as np

@@ -68,9 +68,9 @@ def compiled_search(agent, state, clock):
 
 
 def warm_up() -> None:
-    """Load the bots' compiled search (:mod:`.mcts3`: a tiny search on a small board). The
-    kernels kept for comparison (``mcts_old``, ``mcts_v2``) compile on their first use: on a
-    cold start they would double the bots' wait."""
+    """Load the bots' compiled search (:mod:`.mcts3`: a tiny search on a small board; the
+    ``mcts_v2`` agent runs the same kernel). The first kernel, kept for comparison
+    (``mcts_old``), compiles on its first use: on a cold start it would double the bots' wait."""
     from .state import TrikeState
     from ...ai.budget import Budget
     from . import mcts3
