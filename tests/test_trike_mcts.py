@@ -1,10 +1,14 @@
-"""Trike's compiled MCTS (:mod:`ludothek.games.trike.mcts2`): the solver against a
-brute-force solve, forced wins, RAVE statistics, playout policies, the swap decision, whole
-games under a seed, and the old search kept as ``mcts_old``."""
+"""Trike's compiled MCTS (:mod:`ludothek.games.trike.mcts3`, the bots' ``mcts``): the solver
+against a brute-force solve, forced wins, RAVE statistics, playout policies, the swap decision,
+whole games under a seed, and the old search kept as ``mcts_old``. The kernel's properties from
+before its additions (:mod:`.mcts3_kernels`) are tested with the additions off
+(:data:`.mcts3.V2`, the ``mcts_v2`` agent), the agent's with today's settings. (Tests of the
+additions: ``test_trike_mcts3.py``.)"""
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from functools import cache
 
 import numpy as np
@@ -16,19 +20,23 @@ from ludothek.ai.base import make_agent
 from ludothek.ai.budget import Budget
 from ludothek.ai.mcts import MCTSAgent
 from ludothek.boards.hex_triangle import hex_triangle
-from ludothek.games.trike import kernels, mcts2
-from ludothek.games.trike import mcts2_kernels as K
+from ludothek.games.trike import kernels, mcts3
+from ludothek.games.trike import mcts3_kernels as K
 from ludothek.games.trike import mcts_kernels as old_kernels
-from ludothek.games.trike.mcts2 import Settings
+from ludothek.games.trike.mcts3 import DEFAULT, V2, Settings
 from ludothek.games.trike.search_kernels import _ending
 
-FULL = Settings(rave_bias=1e-3, policy=1)  # every feature on, whatever the defaults are
+# every feature of the search before the additions on (RAVE, the anti-decisive playout), the additions off
+FULL = replace(V2, rave_bias=1e-3, policy=1)
+# the same with today's additions (the leaf solve)
+TODAY = replace(DEFAULT, rave_bias=1e-3, policy=1)
 
 
 def run(tree, state_or_arrays, iterations, settings=FULL, seed=1):
     neighbours, board, pawn, colour = state_or_arrays
-    return K.simulate(tree.ints, tree.value, tree.proven, tree.amaf, tree.used, neighbours, board.copy(), pawn,
-                      colour, iterations, settings.exploration, settings.rave_bias, settings.policy, seed)
+    return K.simulate(tree.ints, tree.value, tree.proven, tree.amaf, tree.prior, tree.used, neighbours, board.copy(),
+                      pawn, colour, iterations, settings.exploration, settings.rave_bias, settings.policy, seed,
+                      settings.bias, settings.fpu, settings.solve_size, settings.solve_limit, settings.rollout_size)
 
 
 def arrays(state):
@@ -83,6 +91,8 @@ def random_position(side, plies, rng):
     return neighbours, board, pawn, colour
 
 
+# the MCTS-solver alone: with the leaf solve on, these small boards are solved at the root
+# (that solve is tested in test_trike_mcts3.py)
 @pytest.mark.parametrize("side,plies", [(4, 2), (4, 3), (5, 2), (5, 4), (5, 6)])
 def test_proven_values_agree_with_a_brute_force_solve(side, plies):
     rng = random.Random(side * 100 + plies)
@@ -264,7 +274,7 @@ def test_simulations_update_the_amaf_statistics_of_the_moves_played():
     assert (np.abs(tree.amaf[root.start:root.stop, K.AMAF_W]) <= amaf_n).all()
     # without RAVE nothing is counted
     plain = K.Tree(200_000)
-    run(plain, arrays(state), 500, Settings(rave_bias=-1.0, policy=1))
+    run(plain, arrays(state), 500, replace(FULL, rave_bias=-1.0))
     assert not plain.amaf.any()
 
 
@@ -329,7 +339,7 @@ def test_whole_games_are_legal_and_reproducible_under_a_seed():
 def test_the_swap_decision_is_searched_in_the_kernel():
     state = ludothek.new_game("trike", size=9)
     state.play("e3")
-    assert mcts2.applicable(state) and not mcts2.applicable(state, Settings(swap=False))
+    assert mcts3.applicable(state) and not mcts3.applicable(state, Settings(swap=False))
     analysis = MCTSAgent("trike", seed=3, budget=Budget(iterations=2000)).analyse(state)
     swap = state.swap_action
     assert set(analysis.scores) == set(state.legal_actions())
@@ -337,7 +347,7 @@ def test_the_swap_decision_is_searched_in_the_kernel():
     # swapping leaves the very position to the other player: its value is the move's, negated
     assert analysis.scores[swap] == -analysis.scores[best_move]
     assert analysis.best == (swap if analysis.scores[best_move] < 0 else best_move)
-    assert not mcts2.applicable(ludothek.new_game("trike", size=9))  # Black's opening stone
+    assert not mcts3.applicable(ludothek.new_game("trike", size=9))  # Black's opening stone
 
 
 def test_the_old_search_stays_reachable():
@@ -347,12 +357,12 @@ def test_the_old_search_stays_reachable():
     old = make_agent("mcts_old:700", "trike", seed=5)
     assert old.name == "mcts_old" and old.budget == Budget(iterations=700)
     assert old.analyse(state).iterations == 700
-    # the new kernel with RAVE off and the first playout is the old search, tree for tree
+    # the kernel with its additions off, RAVE off and the first playout is the old search, tree for tree
     neighbours, board, pawn, colour = arrays(state)
     first, second = old_kernels.Tree(100_000), K.Tree(100_000)
     old_kernels.simulate(first.ints, first.value, first.proven, first.used, neighbours, board.copy(), pawn, colour,
                          2000, 1.0, 77)
-    run(second, arrays(state), 2000, Settings(rave_bias=-1.0, policy=0), seed=77)
+    run(second, arrays(state), 2000, replace(V2, rave_bias=-1.0, policy=0), seed=77)
     used = int(first.used[0])
     assert used == second.used[0]
     assert (first.ints[:used] == second.ints[:used]).all() and (first.value[:used] == second.value[:used]).all()
@@ -360,23 +370,24 @@ def test_the_old_search_stays_reachable():
 
 
 def shape(tree, node):
-    """A subtree as nested tuples: action, visits, value, proven, AMAF and the children."""
+    """A subtree as nested tuples: action, visits, value, proven, AMAF, prior and the children."""
     return (int(tree.ints[node, K.ACTION]), int(tree.ints[node, K.VISITS]), float(tree.value[node]),
-            int(tree.proven[node]), tuple(tree.amaf[node].tolist()),
+            int(tree.proven[node]), tuple(tree.amaf[node].tolist()), float(tree.prior[node]),
             tuple(shape(tree, child) for child in children(tree, node)))
 
 
-def test_rerooting_keeps_exactly_the_subtree():
+@pytest.mark.parametrize("settings", [FULL, replace(TODAY, bias=0.5)], ids=["additions_off", "today_with_bias"])
+def test_rerooting_keeps_exactly_the_subtree(settings):
     state = ludothek.new_game("trike", size=9)
     for move in ("e3", "e4", "g4", "g6"):
         state.play(move)
     tree = K.Tree(200_000)
-    run(tree, arrays(state), 3000)
+    run(tree, arrays(state), 3000, settings)
     best = max(children(tree, 0), key=lambda c: tree.ints[c, K.VISITS])
     reply = max(children(tree, best), key=lambda c: tree.ints[c, K.VISITS])
     expected = shape(tree, reply)[1:]
     kept = sum(1 for _ in _nodes(tree, reply))
-    K.reroot(tree.ints, tree.value, tree.proven, tree.amaf, tree.used, reply)
+    K.reroot(tree.ints, tree.value, tree.proven, tree.amaf, tree.prior, tree.used, reply)
     assert shape(tree, 0)[1:] == expected
     assert tree.used[0] == kept < 3000 * 10
 
@@ -413,8 +424,6 @@ def test_an_agent_keeps_its_tree_for_the_position_reached():
 
 
 def test_mcts_with_takes_settings():
-    from ludothek.games.trike import mcts3  # mcts_with sets the bots' search, now mcts3 (the same fields and more)
-
     agent = make_agent("mcts_with:300,c=0.5,rave=off,policy=0,swap=0", "trike")
     assert agent.trike_settings == mcts3.Settings(exploration=0.5, rave_bias=-1.0, policy=0, swap=False)
     assert make_agent("mcts_with:1s,reuse=0", "trike").trike_settings.reuse is False

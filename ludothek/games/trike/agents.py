@@ -1,12 +1,11 @@
 """Trike's own agents (``GameSpec.agents``):
 
-* ``mcts_old[:BUDGET]`` — the MCTS the bots used before :mod:`.mcts2`: the first compiled
-  kernel (:mod:`.mcts`), the swap decided by the generic tree. ``mcts_old:4s`` is the old
-  ``bot:5``, so the ladder can be measured against it.
-* ``mcts_v2[:BUDGET]`` — the MCTS the bots used before :mod:`.mcts3` (December 2026): the
-  second compiled kernel (:mod:`.mcts2`, solver, tree reuse, the swap in the kernel), kept
-  unchanged so that every later search can be measured against it (issue 34:
-  ``mcts:200ms`` against ``mcts_v2:800ms``).
+* ``mcts_old[:BUDGET]`` — the first compiled MCTS (:mod:`.mcts`), the swap decided by the
+  generic tree. ``mcts_old:4s`` is the old ``bot:5``, so the ladder can be measured against it.
+* ``mcts_v2[:BUDGET]`` — the MCTS the bots used until December 2026 (solver, tree reuse, the
+  swap in the kernel): today's :mod:`.mcts3` with its additions off (:data:`.mcts3.V2`), kept
+  so that every later search can be measured against it (issue 34: ``mcts:200ms`` against
+  ``mcts_v2:800ms``).
 * ``mcts_with:BUDGET[,NAME=VALUE]...`` — the current MCTS (:mod:`.mcts3`) with its constants
   set by hand, for tuning (``c`` exploration, ``rave`` RAVE bias or ``off``, ``policy``
   -1/0/1/2/3, ``swap`` 0/1, ``reuse`` 0/1, ``bias`` progressive bias, ``fpu`` first-play
@@ -22,7 +21,7 @@ from dataclasses import replace
 from ...ai.budget import Budget
 from ...ai.mcts import MCTSAgent
 from ...core.errors import OptionError
-from .mcts3 import DEFAULT, Settings
+from .mcts3 import DEFAULT, V2, Settings
 from .texts import TEXTS
 
 
@@ -38,7 +37,7 @@ def mcts_old_factory(game: str, argument: str | None, seed: int | None) -> MCTSA
 
 def mcts_v2_factory(game: str, argument: str | None, seed: int | None) -> MCTSAgent:
     agent = MCTSAgent(game, seed, _budget(argument), label="mcts_v2")
-    agent.trike_search = "v2"  # read by knowledge.compiled_search
+    agent.trike_settings = V2  # read by knowledge.compiled_search
     return agent
 
 

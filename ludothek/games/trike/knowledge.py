@@ -43,35 +43,34 @@ def compiled_search(agent, state, clock):
     """The whole MCTS in a kernel once the pawn is placed (:mod:`.mcts3`, the swap decision
     included); ``None`` for Black's opening stone. The agent's ``exploration`` scales the
     kernel's tuned constant (1 keeps it); an agent may carry its own ``trike_settings``
-    (``mcts_with``) or ask for an earlier kernel (``trike_search = "old"``: ``mcts_old``;
-    ``"v2"``: ``mcts_v2``, :mod:`.mcts2`)."""
+    (``mcts_with``; ``mcts_v2``: :data:`.mcts3.V2`) or ask for the first kernel
+    (``trike_search = "old"``: ``mcts_old``)."""
     from dataclasses import replace
 
-    from . import mcts, mcts2, mcts3
+    from . import mcts, mcts3
 
     chosen = getattr(agent, "trike_search", None)
     if chosen == "old":
         if not mcts.applicable(state):
             return None
         return mcts.search(state, clock, agent.rng, agent.exploration)
-    driver = mcts2 if chosen == "v2" else mcts3
     settings = getattr(agent, "trike_settings", None)
     if settings is None:
-        settings = replace(driver.DEFAULT, exploration=driver.DEFAULT.exploration * agent.exploration)
-    if not driver.applicable(state, settings):
+        settings = replace(mcts3.DEFAULT, exploration=mcts3.DEFAULT.exploration * agent.exploration)
+    if not mcts3.applicable(state, settings):
         return None
     kept = None
     if agent.reuse and settings.reuse:
         kept = getattr(agent, "trike_kept", None)
         if kept is None:
-            kept = agent.trike_kept = driver.Kept()
-    return driver.search(state, clock, agent.rng, settings, kept)
+            kept = agent.trike_kept = mcts3.Kept()
+    return mcts3.search(state, clock, agent.rng, settings, kept)
 
 
 def warm_up() -> None:
-    """Load the bots' compiled search (:mod:`.mcts3`: a tiny search on a small board). The
-    kernels kept for comparison (``mcts_old``, ``mcts_v2``) compile on their first use: on a
-    cold start they would double the bots' wait."""
+    """Load the bots' compiled search (:mod:`.mcts3`: a tiny search on a small board; the
+    ``mcts_v2`` agent runs the same kernel). The first kernel, kept for comparison
+    (``mcts_old``), compiles on its first use: on a cold start it would double the bots' wait."""
     from .state import TrikeState
     from ...ai.budget import Budget
     from . import mcts3

@@ -1,8 +1,36 @@
-"""Trike's third compiled MCTS (the one the bots use): :mod:`.mcts2_kernels` (the ``mcts_v2``
-agent's, kept unchanged) with an exact solver at the leaves and a few more settings.
+"""Trike's compiled MCTS (the one the bots use; :mod:`.mcts_kernels` is the first, kept as the
+``mcts_old`` agent; this one with its additions off is the search before December 2026, the
+``mcts_v2`` agent).
 
-The tree layout, the MCTS-solver, RAVE and the playout policies 0, 1 and -1 are
-:mod:`.mcts2_kernels`' (read its docstring). Added:
+As in the first kernel, the tree lives in flat arrays (:class:`Tree`), the kernel runs a
+number of simulations and returns so the caller can watch the clock, values are sums of
+results for Black (+1 Black wins, -1 White wins), and the moves are the game's own
+(``targets``). On top of the first kernel:
+
+* **MCTS-solver** with the same rules: a move that ends the game is valued exactly when its
+  node is made, proven results move up (a node is won when one child is won for its mover,
+  lost when all are lost), a proven win is chosen at once and a proven loss only when
+  nothing else is left.
+* **RAVE** (all moves as first; Gelly & Silver): each child also keeps AMAF statistics, the
+  results of the simulations through its parent in which the parent's mover later put a
+  stone on the child's cell. In Trike every cell is played at most once, so "played later by
+  the mover" is simply "holds the mover's stone when the simulation ends" — one look at the
+  final board per child. The selection mixes the child's own mean with its AMAF mean,
+  ``beta = an / (an + n + bias * an * n)`` (``rave_bias < 0``: RAVE off).
+* **Playout policies** over incremental counts of empty neighbours (``free``): a cell with no
+  empty neighbour ends the game when the pawn lands there. ``policy`` 0: take a move that ends
+  the game with a win, avoid one that ends it with a loss, else uniform (the first kernel's
+  playout). 1: also avoid, where possible, moves after which the opponent can end the game in
+  his favour at once (anti-decisive, two plies; he can only do so on a neighbour of the pawn's
+  new cell whose last empty neighbour that cell was). -1: uniform.
+
+The bots use the solver with policy 0 and RAVE off: RAVE and policy 1 lost clearly at equal
+time (see :class:`.mcts3.Settings`); they stay as settings for the ``mcts_with`` agent. The
+playout of policy 0 looks at each reachable cell once (the first kernel enumerated them and
+then looked again), so with the same seed, RAVE and the additions below off, this kernel
+builds the first kernel's tree, faster.
+
+Added in December 2026 (the ``mcts_v2`` agent has them all off):
 
 * **Exact leaf solve**: the rest of a Trike game only uses the empty cells connected to the
   pawn (it slides through empty cells only), so once that region is small the position can be
@@ -16,8 +44,6 @@ The tree layout, the MCTS-solver, RAVE and the playout policies 0, 1 and -1 are
   ``bias / (visits + 1)``), first-play urgency (``fpu``), and the playout policies 2 (the
   better of two moves by local balance) and 3 (draw again, twice at most, a move that hands
   over a win); off.
-
-With every addition off the kernel builds :mod:`.mcts2_kernels`' tree, node for node.
 """
 
 import numpy as np
