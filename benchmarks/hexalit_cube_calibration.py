@@ -62,8 +62,12 @@ from ludothek.games.hexalit import cube
 
 #: the estimators compared, in pawns (the evaluation before its squash): the game's static
 #: evaluation and the evaluation after the captures are played out (the one
-#: ``cube.winning_chance`` uses)
-ESTIMATORS = {"static_pawns": cube.static_pawns, "quiet_pawns": cube.quiet_pawns}
+#: ``cube.winning_chance(state, "hand")`` uses), and the same two with the learned net
+#: (``cube.winning_chance(state, "net")`` uses the quiet one)
+ESTIMATORS = {"static_pawns": cube.static_pawns, "quiet_pawns": cube.quiet_pawns,
+              "net_static_pawns": cube.net_static_pawns,
+              "net_quiet_pawns": lambda board, temp, side: cube.quiet_pawns(board, temp, side,
+                                                                            static=cube.net_static_pawns)}
 
 
 def estimates(board, temp, side) -> dict[str, float]:
