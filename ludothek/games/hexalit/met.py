@@ -130,8 +130,9 @@ def _solve_game(model: Model, m, a: int, b: int, max_cube: int = MAX_CUBE) -> di
 class Table:
     """The match equity table with the cube for one game model, filled as far as asked."""
 
-    def __init__(self, model: Model | None = None) -> None:
+    def __init__(self, model: Model | None = None, max_cube: int = MAX_CUBE) -> None:
         self.model = model or Model()
+        self.max_cube = max_cube
         self.size = 0
         self.table = np.zeros((1, 1))
 
@@ -153,7 +154,7 @@ class Table:
                 b = total - a
                 if a <= self.size and b <= self.size:
                     continue
-                values = _solve_game(self.model, self._m, a, b)
+                values = _solve_game(self.model, self._m, a, b, self.max_cube)
                 s = self.model.start
                 self.table[a, b] = 0.5 * (values[(1, X_STARTS)][s] + values[(1, Y_STARTS)][s])
         self.size = size
