@@ -11,11 +11,16 @@ a player wins the game (a draw counted as half a win), with backgammon's cube eq
   into ``p = 1 / (1 + exp(-SLOPE · x))``.  ``SLOPE`` was fitted by
   ``benchmarks/hexalit_cube_calibration.py`` to self-play games (see the constant): an even
   evaluation is an even game, 3.1 pawns up is 70%, 4.1 pawns 75%, a whole army ~100%.
+  The learned alternative (:func:`net_chance`, docs/CUBE.md) stands pat on the learned
+  evaluation (:func:`net_static_pawns`, the shipped net of ``docs/LEARNED_EVAL.md``) in the
+  same quiescence search, with its own ``NET_SLOPE``.  :data:`CHANCE` names the bots'
+  choice (:data:`CHANCES`), compared on rollouts by ``benchmarks/cube_errors.py``.
 * **Take** when the taker's ``p`` reaches the take point.  For money play a drop loses the
   stake ``c`` and a take plays on for ``2c``: take when ``2c · (2p - 1) >= -c``, i.e.
   ``p >= 25%``.  In a match (:class:`~ludothek.games.hexalit.match.HexalitMatch`) the
   take point follows from the match-winning chances after a drop and after winning or
-  losing at ``2c`` (:func:`match_equity`).
+  losing at ``2c`` (:func:`match_equity`: by default the match equity table with the cube
+  of :mod:`.met`; the coin-flip table without the cube stays selectable, :data:`EQUITIES`).
 * **Double** when ``p > 50%`` and either the opponent should drop (the game scores just
   its stake: Hexalit has no gammons, so a position is never "too good" to double — cashing
   the stake beats playing on for it) or ``p >= DOUBLE_POINT`` (70%) and doubling gains
@@ -40,7 +45,6 @@ by :meth:`HexalitMatch.start`); without it the cube is played for money.
 from __future__ import annotations
 
 import math
-from functools import cache
 
 import numpy as np
 
