@@ -141,8 +141,8 @@ def _zero() -> dict:
 def markdown(result: dict) -> str:
     lines = [f"{result['positions']} positions; per context type: double and take decisions",
              "",
-             "| winning chance | match table | money: errors double / take (clear) | money: cost per decision (stakes) "
-             "| match: errors double / take (clear) | match: cost per decision (match %) |",
+             ("| winning chance | match table | money: errors double / take (clear) | money: cost per decision (stakes) "
+              "| match: errors double / take (clear) | match: cost per decision (match %) |"),
              "|---|---|---|---:|---|---:|"]
     for name, cell in result["rows"].items():
         chance, equity = name.split(" | ")

@@ -13,11 +13,11 @@ import pytest
 
 import ludothek
 from ludothek import CHANCE
+from ludothek.boards import triangle66 as T
 from ludothek.games.dice import net as N
 from ludothek.games.dice import search_kernels as SK
 from ludothek.games.dice.kernels import NO_JUMPS
 from ludothek.games.hexalit import cube, met
-from ludothek.boards import triangle66 as T
 
 from .test_hexalit_cube import AHEAD, LONE_WHITE, START, cube_game
 
@@ -74,7 +74,7 @@ def _value_iteration_table(size: int, model: met.Model) -> dict:
             keys = [(1, "xs"), (1, "ys")] + [(c, h) for c in stakes for h in ("x", "y")]
             v = {k: np.full(n, 0.5) for k in keys}
 
-            def step(vec, c):
+            def step(vec, c, a=a, b=b):
                 out = np.empty(n)
                 for i in range(n):
                     up = vec[i + 1] if i + 1 < n else eq(a - c, b)

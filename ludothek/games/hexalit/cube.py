@@ -49,8 +49,8 @@ import math
 import numpy as np
 
 from ...boards import triangle66 as T
-from ..dice.eval_kernels import HEXALIT_WEIGHTS, W_TEMPO
 from ..dice import search_kernels as SK
+from ..dice.eval_kernels import HEXALIT_WEIGHTS, W_TEMPO
 from ..dice.kernels import CELLS, MAX_MOVES, NO_JUMPS, WHITE, count_ones
 from ..dice.net_kernels import net_pawns
 from . import kernels, met, playout_kernels
