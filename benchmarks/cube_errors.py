@@ -95,7 +95,8 @@ def costs(p: float, context) -> tuple[float, float]:
 
 
 def evaluate(positions: list[dict]) -> dict:
-    rows = {f"{chance} | {equity}": {"money": _zero(), "match": _zero()} for chance, equity in ROWS}
+    rows = {f"{chance} + {equity}": {"money": _zero(), "match": _zero()} for chance, equity in ROWS}
+    per_position: dict[str, list[list[float]]] = {name: [] for name in rows}  # [money cost, match cost]
     calibration = {chance: {"abs": 0.0, "bias": 0.0, "n": 0} for chance in CHANCES}
     n_used = 0
     for index, item in enumerate(positions):
@@ -112,6 +113,8 @@ def evaluate(positions: list[dict]) -> dict:
             calibration[chance]["abs"] += abs(p - p_true)
             calibration[chance]["bias"] += p - p_true
             calibration[chance]["n"] += 1
+        for name in per_position:
+            per_position[name].append([0.0, 0.0])
         for context in contexts(index):
             truth = decide(p_true, context, REFERENCE)
             clear = [decide(max(0.0, p_true - 2 * se), context, REFERENCE)[k] == truth[k]
@@ -119,19 +122,42 @@ def evaluate(positions: list[dict]) -> dict:
             cost = costs(p_true, context)
             for chance, equity in ROWS:
                 made = decide(estimates[chance], context, equity)
-                cell = rows[f"{chance} | {equity}"]["money" if context is None else "match"]
+                cell = rows[f"{chance} + {equity}"]["money" if context is None else "match"]
                 for k, kind in enumerate(("double", "take")):
                     cell[f"{kind}_n"] += 1
                     if made[k] != truth[k]:
                         cell[f"{kind}_errors"] += 1
                         cell["cost"] += cost[k]
+                        per_position[f"{chance} + {equity}"][-1][0 if context is None else 1] += cost[k]
                         if clear[k]:
                             cell["clear"] += 1
     for cell in calibration.values():
         if cell["n"]:
             cell["abs"] /= cell["n"]
             cell["bias"] /= cell["n"]
-    return {"positions": n_used, "rows": rows, "calibration": calibration}
+    return {"positions": n_used, "rows": rows, "calibration": calibration,
+            "compared": {f"{a} -> {b}": _paired(per_position[a], per_position[b]) for a, b in COMPARED}}
+
+
+#: (before, after) pairs whose cost difference gets a bootstrap interval
+COMPARED = [(f"hand, SLOPE {cube.SLOPE} + coin_flip", f"net, NET_SLOPE {cube.NET_SLOPE} + cube"),
+            (f"hand, SLOPE {cube.SLOPE} + coin_flip", f"hand, refit {HAND_REFIT} + cube"),
+            (f"hand, refit {HAND_REFIT} + cube", f"net, NET_SLOPE {cube.NET_SLOPE} + cube")]
+
+
+def _paired(before: list[list[float]], after: list[list[float]], rounds: int = 2000) -> dict:
+    """The change of the summed cost per position (after - before), money and match: the
+    mean and a 95% bootstrap interval over the positions (seeded)."""
+    diff = [[b[k] - a[k] for a, b in zip(before, after)] for k in (0, 1)]
+    rng = random.Random(7)
+    out = {}
+    for k, kind in enumerate(("money", "match")):
+        values = diff[k]
+        if not values:
+            continue
+        means = sorted(sum(rng.choice(values) for _ in values) / len(values) for _ in range(rounds))
+        out[kind] = {"mean": sum(values) / len(values), "ci95": [means[int(0.025 * rounds)], means[int(0.975 * rounds) - 1]]}
+    return out
 
 
 def _zero() -> dict:
@@ -145,7 +171,7 @@ def markdown(result: dict) -> str:
               "| match: errors double / take (clear) | match: cost per decision (match %) |"),
              "|---|---|---|---:|---|---:|"]
     for name, cell in result["rows"].items():
-        chance, equity = name.split(" | ")
+        chance, equity = name.split(" + ")
         parts = []
         for kind, unit in (("money", 1.0), ("match", 100.0)):
             c = cell[kind]
@@ -155,6 +181,16 @@ def markdown(result: dict) -> str:
                          f"({c['clear']})")
             parts.append(f"{unit * c['cost'] / max(n, 1):.4f}")
         lines.append(f"| {chance} | {equity} | " + " | ".join(parts) + " |")
+    lines += ["", "Change of the cost per position (after - before; money in stakes, match in match %; "
+              "mean and 95% bootstrap interval over the positions):", "",
+              "| before -> after | money | match |", "|---|---|---|"]
+    for name, cell in result["compared"].items():
+        parts = []
+        for kind, unit in (("money", 1.0), ("match", 100.0)):
+            c = cell.get(kind)
+            parts.append("—" if c is None else
+                         f"{unit * c['mean']:+.4f} ({unit * c['ci95'][0]:+.4f} … {unit * c['ci95'][1]:+.4f})")
+        lines.append(f"| {name} | " + " | ".join(parts) + " |")
     lines += ["", "| winning chance | mean abs(p - rollout p) | mean p - rollout p |", "|---|---:|---:|"]
     for chance, cell in result["calibration"].items():
         lines.append(f"| {chance} | {cell['abs']:.3f} | {cell['bias']:+.3f} |")

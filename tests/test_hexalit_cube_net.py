@@ -150,6 +150,24 @@ def test_net_chance_on_constructed_positions():
 
 
 # ---------------------------------------------------------------------- decisions
+@pytest.mark.parametrize("chance", ["hand", "net"])
+def test_the_bots_decide_with_either_chance(chance, monkeypatch):
+    from ludothek.ai.base import make_agent
+    from ludothek.games.hexalit.kernels import DOUBLE, DROP, TAKE
+
+    from .test_hexalit_cube import offered
+
+    monkeypatch.setattr(cube, "CHANCE", chance)
+    agent = make_agent("bot:1", "hexalit", seed=1)
+    assert agent.choose(offered(LONE_WHITE, "b")) == DROP  # a lone 1 against an army
+    assert agent.choose(offered(START, "w")) == TAKE
+    assert agent.choose(cube_game(LONE_WHITE, "b")) == DOUBLE  # won: cash
+    ahead = cube_game(AHEAD, "w")  # a knight and a pawn up: inside the window
+    assert agent.choose(ahead) == DOUBLE
+    ahead.play("double 2")
+    assert agent.choose(ahead) == TAKE
+
+
 def test_money_play_does_not_depend_on_the_table():
     for equity in ("coin_flip", "cube"):
         assert cube.take_point_at(None, 1, equity) == cube.MONEY_TAKE_POINT
@@ -206,6 +224,10 @@ def test_the_error_script_on_a_slice_of_its_data():
             assert 0 <= c["clear"] <= c["double_errors"] + c["take_errors"]
             assert c["cost"] >= 0
     assert "| net, NET_SLOPE" in errors.markdown(result)
+    for pair in result["compared"].values():
+        for kind in ("money", "match"):
+            low, high = pair[kind]["ci95"]
+            assert low <= pair[kind]["mean"] <= high
 
 
 def test_the_error_script_counts_no_error_when_the_estimate_is_the_truth():
@@ -216,7 +238,7 @@ def test_the_error_script_counts_no_error_when_the_estimate_is_the_truth():
                  "pawns": {"hand": 0.0, "net": 0.0}}
     result = errors.evaluate([won, lost_half])
     for name, cell in result["rows"].items():
-        if name.endswith("| cube"):
+        if name.endswith("+ cube"):
             for kind in ("money", "match"):
                 assert cell[kind]["double_errors"] == cell[kind]["take_errors"] == 0, name
     # a wrong estimate is counted: the won game judged even does not cash

@@ -61,7 +61,8 @@ from .kernels import DOUBLE, DROP, OUTCOME, ROLL, TAKE
 #: self-play games (seeds 1001-1080, 2001-2400; each from a random middle game), maximum
 #: likelihood with a draw as half a win: SLOPE = 0.272 ± 0.029 (s.e. scaled for the games'
 #: correlated samples), a free intercept -0.03 ± 0.14 (none needed: 0 pawns is 50%).
-#: Weaker players convert less: bot:2 self-play gives 0.124 ± 0.019 (239 games).
+#: Weaker players convert less: bot:2 self-play gives 0.124 ± 0.019 (239 games).  Today's
+#: bot:3 (alpha-beta, 1000 nodes) gives 0.207 ± 0.028 (seeds 2001-2300; docs/CUBE.md).
 SLOPE = 0.27
 #: the evaluation's bonus for the side to move, in pawns (as in ``knowledge.evaluate``)
 TEMPO = HEXALIT_WEIGHTS[W_TEMPO]
