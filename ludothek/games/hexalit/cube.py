@@ -14,7 +14,9 @@ a player wins the game (a draw counted as half a win), with backgammon's cube eq
   The learned alternative (:func:`net_chance`, docs/CUBE.md) stands pat on the learned
   evaluation (:func:`net_static_pawns`, the shipped net of ``docs/LEARNED_EVAL.md``) in the
   same quiescence search, with its own ``NET_SLOPE``.  :data:`CHANCE` names the bots'
-  choice (:data:`CHANCES`), compared on rollouts by ``benchmarks/cube_errors.py``.
+  choice (:data:`CHANCES`): the net's, which with the cube-aware table made fewer and cheaper
+  cube errors on rollouts than the hand chance at ``SLOPE`` with the coin-flip table
+  (``benchmarks/cube_errors.py``; the hand chance refitted to today's bots does as well).
 * **Take** when the taker's ``p`` reaches the take point.  For money play a drop loses the
   stake ``c`` and a take plays on for ``2c``: take when ``2c · (2p - 1) >= -c``, i.e.
   ``p >= 25%``.  In a match (:class:`~ludothek.games.hexalit.match.HexalitMatch`) the
@@ -74,8 +76,9 @@ WON = 1000.0
 #: by the same script to bot:3 self-play (seeds 2001-2300, 8,129 positions of 245 games;
 #: docs/CUBE.md): 0.217 ± 0.029
 NET_SLOPE = 0.217
-#: the bots' winning chance (:data:`CHANCES`) and match equity table (:data:`EQUITIES`)
-CHANCE = "hand"
+#: the bots' winning chance (:data:`CHANCES`) and match equity table (:data:`EQUITIES`);
+#: "hand" and "coin_flip" were the bots' before (docs/CUBE.md)
+CHANCE = "net"
 EQUITY = "cube"
 #: the least p to double at when the opponent would take (the doubling window's start)
 DOUBLE_POINT = 0.70
