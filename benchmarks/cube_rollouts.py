@@ -3,8 +3,8 @@
 
 1. **Positions** (``select``): turn starts of bot:3 self-play games played by
    ``benchmarks/hexalit_cube_calibration.py`` (each game from a random middle game; a
-   sample every 5 turns), only from games *not* used to fit the winning chances (seeds from
-   ``--from-seed`` on).  The side to move is ahead: the positions are drawn evenly from five
+   sample every 5 turns), only from games *not* used to fit the winning chances (the fits
+   used seeds 2001-2300; the set comes from seeds 3001-3200, ``--from-seed``).  The side to move is ahead: the positions are drawn evenly from five
    bands of its estimated chance (50-60, 60-70, 70-80, 80-90, 90-98%; the estimate is the mean
    of the hand and the net chance at SLOPE = 0.27, so neither estimator chooses the
    positions alone), at most 4 a game, undecided positions only; saved with the bands
@@ -15,9 +15,9 @@
    side to move.  Written after every
    position, so an interrupted run resumes.
 
-    python benchmarks/hexalit_cube_calibration.py --bot bot:3 --every 5 --games 300 \\
-        --first-seed 2001 --out /tmp/cube/calib.json
-    python benchmarks/cube_rollouts.py select /tmp/cube/calib.json --from-seed 2251 \\
+    python benchmarks/hexalit_cube_calibration.py --bot bot:3 --every 5 --games 200 \\
+        --first-seed 3001 --out /tmp/cube/held.json
+    python benchmarks/cube_rollouts.py select /tmp/cube/held.json --from-seed 3001 \\
         --per-band 30 --out benchmarks/hexalit_cube_positions.json
     taskset -c 1 nice -n 10 python benchmarks/cube_rollouts.py rollout \\
         benchmarks/hexalit_cube_positions.json --games 24
