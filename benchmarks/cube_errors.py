@@ -113,8 +113,8 @@ def evaluate(positions: list[dict]) -> dict:
             calibration[chance]["abs"] += abs(p - p_true)
             calibration[chance]["bias"] += p - p_true
             calibration[chance]["n"] += 1
-        for name in per_position:
-            per_position[name].append([0.0, 0.0])
+        for costs_so_far in per_position.values():
+            costs_so_far.append([0.0, 0.0])
         for context in contexts(index):
             truth = decide(p_true, context, REFERENCE)
             clear = [decide(max(0.0, p_true - 2 * se), context, REFERENCE)[k] == truth[k]
@@ -181,8 +181,8 @@ def markdown(result: dict) -> str:
                          f"({c['clear']})")
             parts.append(f"{unit * c['cost'] / max(n, 1):.4f}")
         lines.append(f"| {chance} | {equity} | " + " | ".join(parts) + " |")
-    lines += ["", "Change of the cost per position (after - before; money in stakes, match in match %; "
-              "mean and 95% bootstrap interval over the positions):", "",
+    lines += ["", ("Change of the cost per position (after - before; money in stakes, match in match %; "
+                   "mean and 95% bootstrap interval over the positions):"), "",
               "| before -> after | money | match |", "|---|---|---|"]
     for name, cell in result["compared"].items():
         parts = []
