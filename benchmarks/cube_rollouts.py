@@ -12,8 +12,8 @@
 2. **Rollouts** (``rollout``): from each position ``--games`` games of bot:3 against bot:3
    (the compiled alpha-beta at 1000 nodes a move, the cube off, the dice from a seeded
    generator per game, drawn after ``ROLLOUT_TURNS`` turns), the results counted for the
-   side to move.  Written after every
-   position, so an interrupted run resumes.
+   side to move.  Written after every position, so an interrupted run resumes, and a
+   larger ``--games`` adds the missing games to each position.
 
     python benchmarks/hexalit_cube_calibration.py --bot bot:3 --every 5 --games 200 \\
         --first-seed 3001 --out /tmp/cube/held.json
@@ -76,11 +76,11 @@ def select(samples: list[dict], from_seed: int, per_band: int, per_game: int, se
              "result": s["result"]} for s in chosen]
 
 
-def rollout(position: str, games: int, key: str) -> dict:
-    """``games`` games of bot:3 against itself from ``position``, the cube off: the results
-    for the side to move."""
+def rollout(position: str, games: int, key: str, first: int = 0) -> dict:
+    """Games ``first .. games - 1`` of bot:3 against itself from ``position``, the cube off:
+    the results for the side to move."""
     counts = {"wins": 0, "draws": 0, "losses": 0}
-    for g in range(games):
+    for g in range(first, games):
         rng = random.Random(f"cube/{key}/{g}")
         state = ludothek.new_game("hexalit", position=position, max_plies=ROLLOUT_TURNS)
         mover = state.side
@@ -130,9 +130,12 @@ def main() -> None:
     positions = data["positions"][:args.limit] if args.limit else data["positions"]
     started = time.process_time()
     for i, item in enumerate(positions):
-        if item.get("rollouts", 0) >= args.games:
+        done = item.get("rollouts", 0)
+        if done >= args.games:
             continue
-        item.update(rollout(item["position"], args.games, f"{item['game']}/{item['turn']}"))
+        more = rollout(item["position"], args.games, f"{item['game']}/{item['turn']}", first=done)
+        for name, count in more.items():
+            item[name] = item.get(name, 0) + count
         item["rollouts"] = args.games
         path.write_text(json.dumps(data, indent=1))
         print(f"{i + 1}/{len(positions)}: {item['wins']}-{item['draws']}-{item['losses']}, "
