@@ -36,7 +36,12 @@ for the player to move), for the quiet evaluation ``x`` in pawns:
   the best evaluation one turn ahead (tried first) is biased upwards (+0.07 on the
   squashed scale on average; the start position came out at 62%) and was dropped.
 
-By phase: turns < 40 give b = 0.22, turns >= 60 give b = 0.29.  Weaker players convert
+By phase: turns < 40 give b = 0.22, turns >= 60 give b = 0.29.
+
+Refit for the learned chance (docs/CUBE.md; ``--bot bot:3 --every 5 --games 300
+--first-seed 2001``, today's bot:3 = alpha-beta at 1000 nodes: 8,129 undecided samples from
+245 games): quiet hand b = 0.207 ± 0.028 (log-loss 0.4720), quiet net b = 0.217 ± 0.029
+(``cube.NET_SLOPE``, log-loss 0.4721), static hand 0.201, static net 0.211.  Weaker players convert
 less: ``--bot bot:2`` (seeds 1-300, 239 games, 49% draws) gives b = 0.124 ± 0.019.
 """
 
@@ -62,8 +67,12 @@ from ludothek.games.hexalit import cube
 
 #: the estimators compared, in pawns (the evaluation before its squash): the game's static
 #: evaluation and the evaluation after the captures are played out (the one
-#: ``cube.winning_chance`` uses)
-ESTIMATORS = {"static_pawns": cube.static_pawns, "quiet_pawns": cube.quiet_pawns}
+#: ``cube.winning_chance(state, "hand")`` uses), and the same two with the learned net
+#: (``cube.winning_chance(state, "net")`` uses the quiet one)
+ESTIMATORS = {"static_pawns": cube.static_pawns, "quiet_pawns": cube.quiet_pawns,
+              "net_static_pawns": cube.net_static_pawns,
+              "net_quiet_pawns": lambda board, temp, side: cube.quiet_pawns(board, temp, side,
+                                                                            static=cube.net_static_pawns)}
 
 
 def estimates(board, temp, side) -> dict[str, float]:

@@ -144,6 +144,9 @@ def write() -> None:
         "critical turns), so their rows depend on the machine and how busy it was: see docs/LEVELS.md, which",
         "also has the nodes each level searches a move and the commands of the 200-game runs still to do.",
         "",
+        "Hexalit's cube decisions (the error table before and after the learned winning chance and the",
+        "match equity table with the cube) are measured on rollouts in [CUBE.md](CUBE.md).",
+        "",
         "| game | match | games | score (95% CI) | Elo (95% CI) | commit | command |",
         "|------|-------|------:|----------------|--------------|--------|---------|",
     ]

@@ -112,12 +112,13 @@ def test_the_take_point_moves_with_the_match_score():
     assert not cube.should_double(doubler_needs_one, 0.9)
 
 
-def test_match_equity():
-    assert cube.match_equity(1, 1) == 0.5
-    assert cube.match_equity(1, 2) == 0.75
-    assert cube.match_equity(3, 3) == 0.5
-    assert cube.match_equity(0, 3) == 1.0 and cube.match_equity(2, 0) == 0.0
-    assert cube.match_equity(2, 5) + cube.match_equity(5, 2) == pytest.approx(1.0)
+def test_coin_flip_match_equity():
+    coin = "coin_flip"
+    assert cube.match_equity(1, 1, coin) == 0.5
+    assert cube.match_equity(1, 2, coin) == 0.75
+    assert cube.match_equity(3, 3, coin) == 0.5
+    assert cube.match_equity(0, 3, coin) == 1.0 and cube.match_equity(2, 0, coin) == 0.0
+    assert cube.match_equity(2, 5, coin) + cube.match_equity(5, 2, coin) == pytest.approx(1.0)
 
 
 # ---------------------------------------------------------------------- the bots

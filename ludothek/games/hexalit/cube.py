@@ -11,11 +11,18 @@ a player wins the game (a draw counted as half a win), with backgammon's cube eq
   into ``p = 1 / (1 + exp(-SLOPE · x))``.  ``SLOPE`` was fitted by
   ``benchmarks/hexalit_cube_calibration.py`` to self-play games (see the constant): an even
   evaluation is an even game, 3.1 pawns up is 70%, 4.1 pawns 75%, a whole army ~100%.
+  The learned alternative (:func:`net_chance`, docs/CUBE.md) stands pat on the learned
+  evaluation (:func:`net_static_pawns`, the shipped net of ``docs/LEARNED_EVAL.md``) in the
+  same quiescence search, with its own ``NET_SLOPE``.  :data:`CHANCE` names the bots'
+  choice (:data:`CHANCES`): the net's, which with the cube-aware table made fewer and cheaper
+  cube errors on rollouts than the hand chance at ``SLOPE`` with the coin-flip table
+  (``benchmarks/cube_errors.py``; the hand chance refitted to today's bots does as well).
 * **Take** when the taker's ``p`` reaches the take point.  For money play a drop loses the
   stake ``c`` and a take plays on for ``2c``: take when ``2c · (2p - 1) >= -c``, i.e.
   ``p >= 25%``.  In a match (:class:`~ludothek.games.hexalit.match.HexalitMatch`) the
   take point follows from the match-winning chances after a drop and after winning or
-  losing at ``2c`` (:func:`match_equity`).
+  losing at ``2c`` (:func:`match_equity`: by default the match equity table with the cube
+  of :mod:`.met`; the coin-flip table without the cube stays selectable, :data:`EQUITIES`).
 * **Double** when ``p > 50%`` and either the opponent should drop (the game scores just
   its stake: Hexalit has no gammons, so a position is never "too good" to double — cashing
   the stake beats playing on for it) or ``p >= DOUBLE_POINT`` (70%) and doubling gains
@@ -40,14 +47,15 @@ by :meth:`HexalitMatch.start`); without it the cube is played for money.
 from __future__ import annotations
 
 import math
-from functools import cache
 
 import numpy as np
 
 from ...boards import triangle66 as T
+from ..dice import search_kernels as SK
 from ..dice.eval_kernels import HEXALIT_WEIGHTS, W_TEMPO
-from ..dice.kernels import CELLS, MAX_MOVES, WHITE, count_ones
-from . import kernels, playout_kernels
+from ..dice.kernels import CELLS, MAX_MOVES, NO_JUMPS, WHITE, count_ones
+from ..dice.net_kernels import net_pawns
+from . import kernels, met, playout_kernels
 from .kernels import DOUBLE, DROP, OUTCOME, ROLL, TAKE
 
 #: p = 1 / (1 + exp(-SLOPE * x)) for the quiet evaluation x (pawns) of the player to move.
@@ -55,7 +63,8 @@ from .kernels import DOUBLE, DROP, OUTCOME, ROLL, TAKE
 #: self-play games (seeds 1001-1080, 2001-2400; each from a random middle game), maximum
 #: likelihood with a draw as half a win: SLOPE = 0.272 ± 0.029 (s.e. scaled for the games'
 #: correlated samples), a free intercept -0.03 ± 0.14 (none needed: 0 pawns is 50%).
-#: Weaker players convert less: bot:2 self-play gives 0.124 ± 0.019 (239 games).
+#: Weaker players convert less: bot:2 self-play gives 0.124 ± 0.019 (239 games).  Today's
+#: bot:3 (alpha-beta, 1000 nodes) gives 0.207 ± 0.028 (seeds 2001-2300; docs/CUBE.md).
 SLOPE = 0.27
 #: the evaluation's bonus for the side to move, in pawns (as in ``knowledge.evaluate``)
 TEMPO = HEXALIT_WEIGHTS[W_TEMPO]
@@ -63,6 +72,14 @@ TEMPO = HEXALIT_WEIGHTS[W_TEMPO]
 QUIET_DEPTH = 4
 #: a decided game, in pawns (beyond any evaluation: a side without a 1 is -100)
 WON = 1000.0
+#: p = 1 / (1 + exp(-NET_SLOPE * x)) for the quiet *learned* evaluation x (pawns), fitted
+#: by the same script to bot:3 self-play (seeds 2001-2300, 8,129 positions of 245 games;
+#: docs/CUBE.md): 0.217 ± 0.029
+NET_SLOPE = 0.217
+#: the bots' winning chance (:data:`CHANCES`) and match equity table (:data:`EQUITIES`);
+#: "hand" and "coin_flip" were the bots' before (docs/CUBE.md)
+CHANCE = "net"
+EQUITY = "cube"
 #: the least p to double at when the opponent would take (the doubling window's start)
 DOUBLE_POINT = 0.70
 #: money play: the least p to take at (a drop loses 1 stake, a take risks 2)
@@ -77,6 +94,29 @@ def static_pawns(board: np.ndarray, temp: np.ndarray, side: int) -> float:
     return (white if side == WHITE else -white) + TEMPO
 
 
+_NET_WEIGHTS: list[np.ndarray] = []
+
+
+def net_weights() -> np.ndarray:
+    """The search's weights array with the shipped net after it (loaded once)."""
+    if not _NET_WEIGHTS:
+        from ..dice import net as N
+        from ..dice.search import WEIGHTS
+
+        _NET_WEIGHTS.append(np.concatenate([np.asarray(WEIGHTS[SK.HEXALIT]), N.shipped_flat("hexalit")]))
+    return _NET_WEIGHTS[0]
+
+
+def net_static_pawns(board: np.ndarray, temp: np.ndarray, side: int) -> float:
+    """The learned evaluation (``ludothek/games/dice/net.py``, the shipped net) for
+    ``side``, which is to move, in pawns before the squash: the hand evaluation with the
+    tempo, corrected by the net."""
+    w = net_weights()
+    hand = SK.static_pawns(SK.HEXALIT, board, temp, side, T.GEO, NO_JUMPS, w)
+    white = float(net_pawns(board, temp, side, hand, w, SK.NET_START))
+    return white if side == WHITE else -white
+
+
 def _has_lost(board: np.ndarray, side: int, buf: np.ndarray) -> bool:
     """``side``, to move, has lost: no 1 left, or its last 1 threatened and trapped."""
     if count_ones(board, side) == 0:
@@ -85,18 +125,19 @@ def _has_lost(board: np.ndarray, side: int, buf: np.ndarray) -> bool:
 
 
 def quiet_pawns(board: np.ndarray, temp: np.ndarray, side: int, depth: int = QUIET_DEPTH,
-                alpha: float = -WON, beta: float = WON) -> float:
+                alpha: float = -WON, beta: float = WON, static=static_pawns) -> float:
     """The evaluation for ``side``, to move, in pawns, once the captures have been played
     out (a quiescence search of ``depth`` plies of captures): the player to move may stand
     pat on the evaluation or capture, unless the Eins-Gebot binds him (then every escape is
     tried, no standing pat); ``WON`` for a capture that wins, ``-WON`` if ``side`` has lost.
-    Rolls are not looked at."""
+    Rolls are not looked at.  ``static`` is the evaluation stood pat on (:func:`static_pawns`
+    or the learned :func:`net_static_pawns`)."""
     buf = np.empty(MAX_MOVES, np.int32)
     n = int(kernels.turn_actions(board, T.GEO, side, buf))
     if n == 0:
         return -WON
     forced = kernels.gebot_cell(board, T.GEO, side) >= 0
-    stand = static_pawns(board, temp, side)
+    stand = static(board, temp, side)
     if depth <= 0:
         return stand
     if forced:
@@ -116,7 +157,7 @@ def quiet_pawns(board: np.ndarray, temp: np.ndarray, side: int, depth: int = QUI
         kernels.play_move(b, t, side, action, forced)
         if _has_lost(b, 1 - side, reply):
             return WON
-        value = -quiet_pawns(b, t, 1 - side, depth - 1, -beta, -alpha)
+        value = -quiet_pawns(b, t, 1 - side, depth - 1, -beta, -alpha, static)
         if value > best:
             best = value
             if value > alpha:
@@ -126,56 +167,58 @@ def quiet_pawns(board: np.ndarray, temp: np.ndarray, side: int, depth: int = QUI
     return best
 
 
-def chance_of(pawns: float) -> float:
+def chance_of(pawns: float, slope: float = SLOPE) -> float:
     """The calibrated winning chance (a draw half) of a quiet evaluation in pawns; exact
     for a decided game (``±WON``)."""
     if pawns >= WON:
         return 1.0
     if pawns <= -WON:
         return 0.0
-    return 1.0 / (1.0 + math.exp(-SLOPE * pawns))
+    return 1.0 / (1.0 + math.exp(-slope * pawns))
 
 
-def side_chance(state, side: int) -> float:
+def hand_chance(board: np.ndarray, temp: np.ndarray, side: int) -> float:
+    """``side``'s (to move) chance from the hand evaluation, captures played out."""
+    return chance_of(quiet_pawns(board, temp, side), SLOPE)
+
+
+def net_chance(board: np.ndarray, temp: np.ndarray, side: int) -> float:
+    """``side``'s (to move) chance from the learned evaluation, captures played out."""
+    return chance_of(quiet_pawns(board, temp, side, static=net_static_pawns), NET_SLOPE)
+
+
+#: the winning chances, by name (``CHANCE`` is the bots')
+CHANCES = {"hand": hand_chance, "net": net_chance}
+#: the match equity tables, by name (``EQUITY`` is the bots')
+EQUITIES = {"coin_flip": met.coin_flip_equity, "cube": met.cube_equity}
+
+
+def side_chance(state, side: int, chance: str | None = None) -> float:
     """The chance (a draw half) that ``side`` (0 White, 1 Black) wins ``state``'s game,
-    judged at its current turn start (an offer may be waiting)."""
+    judged at its current turn start (an offer may be waiting); ``chance`` names the
+    estimate (:data:`CHANCES`, default :data:`CHANCE`)."""
     if state.is_over():
         won = state.winner()
         if won is None:
             return 0.5
         return 1.0 if (won == "white") == (side == WHITE) else 0.0
-    p = chance_of(quiet_pawns(state.board, state.temp, state.side))
+    p = CHANCES[chance or CHANCE](state.board, state.temp, state.side)
     return p if side == state.side else 1.0 - p
 
 
-def winning_chance(state) -> float:
+def winning_chance(state, chance: str | None = None) -> float:
     """The chance that the player who acts now wins: the player to move at a turn start,
     the one who answers an offer (``take`` / ``drop``) while it waits."""
     player = 1 - state.side if state.offer else state.side
-    return side_chance(state, player)
+    return side_chance(state, player, chance)
 
 
 # ---------------------------------------------------------------------- the match
-@cache
-def match_equity(away: int, other: int) -> float:
+def match_equity(away: int, other: int, equity: str | None = None) -> float:
     """The chance that a player who needs ``away`` more points wins the match against one
-    who needs ``other``: the simplest model, each further game a fair coin flip worth one
-    point (draws are replayed), so ``M(a, b) = (M(a-1, b) + M(a, b-1)) / 2``."""
-    if away <= 0:
-        return 1.0
-    if other <= 0:
-        return 0.0
-    # iterative, so a long match does not recurse deeply
-    table = [[0.0] * (other + 1) for _ in range(away + 1)]
-    for a in range(away + 1):
-        for b in range(other + 1):
-            if a == 0:
-                table[a][b] = 1.0
-            elif b == 0:
-                table[a][b] = 0.0
-            else:
-                table[a][b] = 0.5 * (table[a - 1][b] + table[a][b - 1])
-    return table[away][other]
+    who needs ``other``, from the table ``equity`` names (:data:`EQUITIES`, default
+    :data:`EQUITY`; :mod:`.met`)."""
+    return EQUITIES[equity or EQUITY](away, other)
 
 
 def _away(state, side: int) -> tuple[int, int] | None:
@@ -186,26 +229,54 @@ def _away(state, side: int) -> tuple[int, int] | None:
     return (int(away[side]), int(away[1 - side]))
 
 
-def take_point(state) -> float:
-    """The least chance at which the player answering an offer to double should take it
-    (the offer is to double the current stake ``state.cube``; the offerer is
-    ``state.side``)."""
-    away = _away(state, 1 - state.side)
+def take_point_at(away: tuple[int, int] | None, cube: int, equity: str | None = None) -> float:
+    """The take point of a player ``away = (he needs, the doubler needs)`` points from the
+    match (None: money play) offered a double of the stake ``cube``."""
     if away is None:
         return MONEY_TAKE_POINT
     mine, theirs = away
-    c = state.cube
-    drop = match_equity(mine, theirs - c)
-    win = match_equity(mine - 2 * c, theirs)
-    lose = match_equity(mine, theirs - 2 * c)
+    c = cube
+    drop = match_equity(mine, theirs - c, equity)
+    win = match_equity(mine - 2 * c, theirs, equity)
+    lose = match_equity(mine, theirs - 2 * c, equity)
     if win <= lose:  # the game cannot change the match: taking costs nothing
         return 0.0
     return min(1.0, max(0.0, (drop - lose) / (win - lose)))
 
 
-def should_take(state, p: float) -> bool:
+def take_point(state, equity: str | None = None) -> float:
+    """The least chance at which the player answering an offer to double should take it
+    (the offer is to double the current stake ``state.cube``; the offerer is
+    ``state.side``)."""
+    return take_point_at(_away(state, 1 - state.side), state.cube, equity)
+
+
+def should_take(state, p: float, equity: str | None = None) -> bool:
     """Take an offer to double when the taker's chance ``p`` reaches the take point."""
-    return p >= take_point(state)
+    return p >= take_point(state, equity)
+
+
+def should_double_at(p: float, away: tuple[int, int] | None, cube: int, doubled_last: bool = False,
+                     equity: str | None = None) -> bool:
+    """:func:`should_double` for a player with chance ``p``, ``away = (he needs, the
+    opponent needs)`` (None: money), the stake ``cube``; ``doubled_last``: he made the last
+    double."""
+    if p <= 0.5:
+        return False
+    other = None if away is None else (away[1], away[0])
+    if p > 1.0 - take_point_at(other, cube, equity):
+        return True  # the opponent should drop: cash
+    if p < DOUBLE_POINT:
+        return False
+    if doubled_last:
+        return False  # he who doubled last redoubles only to cash (the taker "holds" the cube)
+    if away is None:
+        return True  # 2c · (2p - 1) > c · (2p - 1) for any p > 50%
+    mine, theirs = away
+    c = cube
+    no_double = p * match_equity(mine - c, theirs, equity) + (1 - p) * match_equity(mine, theirs - c, equity)
+    take = p * match_equity(mine - 2 * c, theirs, equity) + (1 - p) * match_equity(mine, theirs - 2 * c, equity)
+    return take > no_double + 1e-12
 
 
 def last_doubler(state) -> int | None:
@@ -223,27 +294,12 @@ def last_doubler(state) -> int | None:
     return last
 
 
-def should_double(state, p: float) -> bool:
+def should_double(state, p: float, equity: str | None = None) -> bool:
     """Offer to double (``state.side`` to move, with chance ``p``): never below 50%;
     whenever the opponent should drop (cash the stake: no position is too good); otherwise
     from ``DOUBLE_POINT`` on when doubling gains (always for money, not always in a match),
     unless this side made the last double (then only to cash)."""
-    if p <= 0.5:
-        return False
-    if not should_take(state, 1.0 - p):
-        return True  # the opponent should drop: cash
-    if p < DOUBLE_POINT:
-        return False
-    if last_doubler(state) == state.side:
-        return False  # he who doubled last redoubles only to cash (the taker "holds" the cube)
-    away = _away(state, state.side)
-    if away is None:
-        return True  # 2c · (2p - 1) > c · (2p - 1) for any p > 50%
-    mine, theirs = away
-    c = state.cube
-    no_double = p * match_equity(mine - c, theirs) + (1 - p) * match_equity(mine, theirs - c)
-    take = p * match_equity(mine - 2 * c, theirs) + (1 - p) * match_equity(mine, theirs - 2 * c)
-    return take > no_double + 1e-12
+    return should_double_at(p, _away(state, state.side), state.cube, last_doubler(state) == state.side, equity)
 
 
 # ---------------------------------------------------------------------- the bots' hook
