@@ -1,4 +1,5 @@
 import os
+import signal
 import sys
 import uuid
 from pathlib import Path
@@ -13,6 +14,12 @@ from hypothesis import HealthCheck, settings  # noqa: E402
 from .browser import browser, page, server  # noqa: E402, F401 - the browser tests' fixtures
 
 DATA = Path(__file__).parent / "data"
+
+# A suite started in the background by a shell without job control ("... &" in a script) has
+# SIGINT ignored, and so would every server and command it starts: the tests of Ctrl-C need it
+# delivered, as at a terminal.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 settings.register_profile(
     "ludothek", deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow]
