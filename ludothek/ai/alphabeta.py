@@ -69,12 +69,14 @@ class AlphaBetaAgent(Agent):
         if found is not None:
             return found
         player = state.current_player()
-        warm_up(state)
+        warm_up(state, evaluate=not self.compiled)
         self.clock = self.budget.clock(self.now)
         if self.compiled:
             found = knowledge(self.game).compiled_alphabeta(self, state, self.clock)
             if found is not None:
                 return found
+            warm_up(state, evaluate=True)  # the search in Python after all (e.g. Hexalit with the cube)
+            self.clock = self.budget.clock(self.now)
         if len(self.tt) > _TT_LIMIT:
             self.tt = {}
         self.killers: dict[int, list[int]] = {}

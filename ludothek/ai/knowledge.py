@@ -68,13 +68,14 @@ def decided(state, agent):
 _WARM: set[tuple[str, object]] = set()
 
 
-def warm_up(state, rollout: Any = None) -> None:
+def warm_up(state, rollout: Any = None, evaluate: bool = False) -> None:
     """Compile (or load from numba's cache) a game's kernels once per process, before an
     agent starts its clock: the first call can take seconds and must not eat the budget.
-    What alpha-beta uses (the evaluation and the game's own ``warm_up``), and the playout
-    ``rollout`` if the agent plays them out (MCTS: its own kind only, the guided or the random
-    one: on a cold start each costs seconds to compile)."""
-    parts = [part for part in ("search", rollout) if part is not None and (state.name, part) not in _WARM]
+    The game's own ``warm_up`` (its compiled searches), the evaluation if ``evaluate`` (only a
+    search in Python calls it), and the playout ``rollout`` if the agent plays them out (MCTS:
+    its own kind only). On a cold start each of these costs seconds to compile."""
+    wanted = ("search", "evaluate" if evaluate else None, rollout)
+    parts = [part for part in wanted if part is not None and (state.name, part) not in _WARM]
     if not parts:
         return
     _WARM.update((state.name, part) for part in parts)
@@ -83,10 +84,10 @@ def warm_up(state, rollout: Any = None) -> None:
     info = knowledge(state.name)
     work = state.copy()
     if "search" in parts:
-        if not work.is_over():
-            info.evaluate(work)
         module_warm_up = getattr(importlib.import_module(info.module), "warm_up", None)
         if module_warm_up is not None:
             module_warm_up()
+    if "evaluate" in parts and not work.is_over():
+        info.evaluate(work)
     if rollout in parts and not work.is_over():
         rollout(work, random.Random(0))
