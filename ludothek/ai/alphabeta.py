@@ -75,7 +75,7 @@ class AlphaBetaAgent(Agent):
             found = knowledge(self.game).compiled_alphabeta(self, state, self.clock)
             if found is not None:
                 return found
-            warm_up(state, evaluate=True)  # the search in Python after all (e.g. Hexalit with the cube)
+            warm_up(state, evaluate=True)  # the compiled search declined (e.g. a position with the cube): search in Python
             self.clock = self.budget.clock(self.now)
         if len(self.tt) > _TT_LIMIT:
             self.tt = {}
