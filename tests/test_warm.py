@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import fcntl
+import json
 import os
 import signal
 import subprocess
@@ -80,6 +81,67 @@ def test_without_a_cache_every_task_runs_here(monkeypatch):
     ran = []
     compile_once(["a", "b"], ran.append, compile=False)
     assert ran == ["a", "b"]
+
+
+def test_a_helping_worker_compiles_the_parts_of_the_warm_ups_and_only_loads_the_rest(cache, monkeypatch):
+    """The long lane's worker (``helps``, not ``compile``) compiles every game's parts first,
+    which the slow worker's warm-up then loads; of the games it loads only what is done."""
+    from ludothek.web import botpool
+
+    ran = []
+    monkeypatch.setattr("ludothek.core.registry.games", lambda: ["a", "b"])
+    monkeypatch.setattr("ludothek.ai.knowledge.warm_parts",
+                        lambda game: {"x": lambda: ran.append(f"{game}.x"), "y": lambda: ran.append(f"{game}.y")}
+                        if game == "b" else {})
+    monkeypatch.setattr(botpool, "warm_game", lambda game, others=True: ran.append(game))
+    (cache / "warmed-bots-a").touch()  # the slow worker has warmed game a
+    botpool.warm_up(compile=False, helps=True)
+    assert ran == ["b.x", "b.y", "a", "b.x", "b.y"]  # the parts compiled, then what is done loaded
+    assert not (cache / "warmed-bots-b").exists()
+
+
+def test_a_part_of_the_search_not_known_is_named_with_the_parts():
+    from ludothek.games.dice.search import PARTS, Root, warm_part
+
+    with pytest.raises(ValueError, match="no part 'nothing' of the search.*" + PARTS[0]):
+        warm_part(Root(0, None, None, 0, 0, False, 0, None, None), "nothing")
+
+
+_PARTS_THEN_SEARCHES = """
+import gc, importlib, json
+from numba.core.registry import CPUDispatcher
+from ludothek import games
+from ludothek.ai.knowledge import knowledge, warm_parts
+
+def signatures():
+    return {f"{kernel.py_func.__module__}.{kernel.py_func.__qualname__}": len(kernel.signatures)
+            for kernel in gc.get_objects() if isinstance(kernel, CPUDispatcher) and kernel.signatures}
+
+parted = [game for game in games() if warm_parts(game)]
+for game in parted:
+    for part in warm_parts(game).values():
+        part()
+before = signatures()
+for game in parted:
+    importlib.import_module(knowledge(game).module).warm_up()
+print(json.dumps({"games": parted, "before": before, "after": signatures()}))
+"""
+
+
+def test_the_parts_of_a_warm_up_are_compiled_as_its_search_calls_them(tmp_path):
+    """A part (``warm_parts``) must call its kernels with the argument types the game's search
+    gives them, or the search compiles them again for its own types and the part was for
+    nothing: after the parts, the searches (on an empty kernel cache) add no signature to any
+    kernel the parts compiled, and compile their search kernel itself."""
+    # (unoptimised machine code: the types are the point, and a cold search costs less to compile)
+    found = subprocess.run([sys.executable, "-c", _PARTS_THEN_SEARCHES], capture_output=True, text=True,
+                           env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), NUMBA_OPT="0"), check=True)
+    result = json.loads(found.stdout.splitlines()[-1])
+    before, after = result["before"], result["after"]
+    assert result["games"], "no game has parts"
+    assert len(before) >= 10, before
+    assert {name: after[name] for name in before} == before
+    assert set(after) - set(before), "the searches compiled nothing of their own"
 
 
 def test_warm_compiles_everything_and_says_so():

@@ -18,7 +18,9 @@ package) offering some of
 * ``decide(state, agent) -> action | Analysis | None`` — the game's own decision, consulted
   by every searching agent before it searches (e.g. a doubling cube's double, take or drop
   by a cube-equity rule); ``None``: search as usual (see :func:`decided`);
-* ``warm_up()`` — compile whatever the functions above do not reach on a first call.
+* ``warm_up()`` — compile whatever the functions above do not reach on a first call;
+* ``warm_parts() -> {name: function}`` — parts of ``warm_up``'s compiling that another process
+  may do at the same time (see :func:`warm_parts`).
 
 Whatever a game lacks comes from :mod:`.eval_generic` (slow, protocol-only fallbacks), so
 every registered game gets every agent.
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import importlib
 import warnings
+from collections.abc import Callable
 from functools import lru_cache
 from types import SimpleNamespace
 from typing import Any
@@ -63,6 +66,16 @@ def decided(state, agent):
     if found is None:
         return None
     return found if isinstance(found, Analysis) else Analysis(best=int(found), line=[int(found)])
+
+
+def warm_parts(game: str) -> dict[str, Callable[[], None]]:
+    """Pieces of ``game``'s warm-up, by name, each compiling kernels that its ``warm_up`` compiles
+    too (through a large search that calls them). A process warming up beside the one that runs
+    ``warm_up`` may run them meanwhile: the per-kernel compile lock (:mod:`ludothek.core.njit`)
+    keeps the two from compiling a kernel twice, so the search's compile is shared between two
+    cores. Empty for a game without them."""
+    parts = getattr(importlib.import_module(knowledge(game).module), "warm_parts", None)
+    return parts() if parts is not None else {}
 
 
 _WARM: set[tuple[str, object]] = set()

@@ -113,7 +113,8 @@ def is_quick(agent: str, game: str) -> bool:
     return lane_of(agent, game) == QUICK
 
 
-def warm_up(done: Any = None, between: Any = None, compile: bool = True, starting: Any = None) -> None:
+def warm_up(done: Any = None, between: Any = None, compile: bool = True, starting: Any = None,
+            helps: bool = False) -> None:
     """Load every game's kernels for every kind of agent (from numba's disk cache, or compile
     them), so that a worker's first move is as fast as the later ones. Without this the first
     ``bot:1`` move of a game compiles its random playout for 5-10 s. First every game's bots
@@ -121,24 +122,67 @@ def warm_up(done: Any = None, between: Any = None, compile: bool = True, startin
     Workers warming at the same time share the compiling
     (:func:`~ludothek.core.jit_cache.compile_once`); without ``compile`` only what is compiled
     already is loaded (the quick workers: on a cold cache they compile what their first jobs
-    need, not everything). ``starting(game)`` is called as a game's bots start to warm,
+    need, not everything); with ``helps`` the parts of the games' warm-ups are compiled first
+    (:class:`_Part`: a worker idle at start, the long lane's, shares the compiling of the longest
+    warm-up with the slow worker running it). ``starting(game)`` is called as a game's bots start to warm,
     ``done(game)`` when they are as warm as they get, ``between()`` before each game (a worker
     answers the jobs that have come in meanwhile)."""
     from ..core.jit_cache import compile_once
     from ..core.registry import games
 
-    def warm_bots(name: str) -> None:
+    def warm_bots(task: str | _Part) -> None:
+        if isinstance(task, _Part):
+            task.run()
+            return
         if starting is not None and compile:
-            starting(name)
-        warm_game(name, others=False)
+            starting(task)
+        warm_game(task, others=False)
         if done is not None and compile:
-            done(name)
+            done(task)
 
-    compile_once(games(), warm_bots, compile, between, kind="bots")
+    tasks = _bot_tasks(games())
+    if helps:
+        compile_once([task for task in tasks if isinstance(task, _Part)], warm_bots, True, between, kind="bots")
+    compile_once(tasks, warm_bots, compile, between, kind="bots")
     if done is not None and not compile:
         for name in games():
             done(name)
     compile_once(games(), lambda name: warm_game(name, bots=False), compile, between)  # the other agents
+
+
+@dataclass(frozen=True)
+class _Part:
+    """A part of a game's bots' warm-up that a second process may compile while the first runs
+    the whole warm-up (:func:`ludothek.ai.knowledge.warm_parts`): the game's compiled search,
+    the longest compile of a cold start, then takes two cores instead of one."""
+
+    game: str
+    name: str
+
+    def __str__(self) -> str:  # (its lock file's name)
+        return f"{self.game}.{self.name}"
+
+    def run(self) -> None:
+        from ..ai.knowledge import warm_parts
+
+        try:
+            warm_parts(self.game)[self.name]()
+        except Exception:  # noqa: BLE001 - the game's warm-up then compiles it
+            log.warning("warming %s failed", self, exc_info=True)
+
+
+def _bot_tasks(names: list[str]) -> list[str | _Part]:
+    """Each game, then its parts (a second process takes them while the first warms the game)."""
+    from ..ai.knowledge import warm_parts
+
+    tasks: list[str | _Part] = []
+    for name in names:
+        tasks.append(name)
+        try:
+            tasks += [_Part(name, part) for part in warm_parts(name)]
+        except Exception:  # noqa: BLE001 - a game being written may not import yet
+            log.warning("the parts of %s's warm-up are unknown", name, exc_info=True)
+    return tasks
 
 
 #: the games whose bots are warm in this process (a worker's)
@@ -194,7 +238,7 @@ def _answer(args: dict[str, Any], warm: bool = False) -> tuple:
 
 
 # ------------------------------------------------------------------ the worker process
-def _worker_main(conn: Any, parent_pid: int, warm: bool, compile: bool) -> None:
+def _worker_main(conn: Any, parent_pid: int, warm: bool, compile: bool, helps: bool) -> None:
     _die_with_parent(parent_pid)
     # Ctrl-C reaches the whole process group, and systemd sends SIGTERM to every process of
     # the service: the server alone decides when its workers stop, after draining them.
@@ -209,7 +253,7 @@ def _worker_main(conn: Any, parent_pid: int, warm: bool, compile: bool) -> None:
 
     if warm:
         warm_up(done=lambda game: conn.send(("warmed", game)), between=answer_waiting_jobs, compile=compile,
-                starting=lambda game: conn.send(("warming", game)))
+                starting=lambda game: conn.send(("warming", game)), helps=helps)
     conn.send(("warmed", None))
     while _answer_one(conn, warm):
         pass
@@ -306,9 +350,10 @@ class _ProcessWorker:
         self.conn, child = context.Pipe()
         # only the slow lane compiles everything at start: a quick reply on a cold cache never
         # waits behind the warm-up of another game, and a long worker (idle until someone plays
-        # a top level) loads what is compiled and compiles only what its jobs need
-        compiles = lane == SLOW
-        self.process = context.Process(target=_worker_main, args=(child, os.getpid(), pool.warm, compiles),
+        # a top level) loads what is compiled and compiles only what its jobs need, after helping
+        # the slow lane with the parts of its longest compiles
+        compiles, helps = lane == SLOW, lane == LONG
+        self.process = context.Process(target=_worker_main, args=(child, os.getpid(), pool.warm, compiles, helps),
                                        name=f"ludothek-bot-{lane}-{index}", daemon=True)
         self.process.start()
         child.close()  # so that the worker's death reads as end-of-file here

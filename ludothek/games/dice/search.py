@@ -44,7 +44,7 @@ from ...boards import triangle66 as T
 from . import search_kernels as K
 from .eval_kernels import HEXALIT_WEIGHTS, TRIGEO_WEIGHTS, WEIGHT_NAMES
 from .kernels import CELLS, PROMO
-from .masks import ROWS, dice_masks
+from .masks import ROWS, dice_masks, jump_masks
 
 #: the settings used unless an agent names others, by game (see the module docstring)
 DEFAULTS = {
@@ -165,15 +165,7 @@ def analyse(agent, state, clock: Clock, root: Root, order) -> Analysis:
     tables.reg[:] = 0
     size = 1 << max(4, int(2 * len(root.history)).bit_length())
     g_keys, g_counts = K.game_table(np.ascontiguousarray(root.history, np.uint64), size)
-    ints = tables.ints
-    tables.boards[0] = root.board
-    dice_masks(tables.boards[0], tables.masks[0])
-    tables.temps[0] = root.temp
-    tables.hashes[0] = np.uint64(root.key)
-    ints[0, :] = 0
-    ints[0, K.F_SIDE] = root.side
-    ints[0, K.F_CHECK] = 1 if root.check else 0
-    ints[0, K.F_NULLOK] = 1
+    _first_frame(tables, root)
 
     actions = order(state, state.legal_actions())
     agent.rng.shuffle(actions)  # ties between equal moves go different ways per seed
@@ -191,7 +183,7 @@ def analyse(agent, state, clock: Clock, root: Root, order) -> Analysis:
         if turn is not None:  # the previous best is searched first
             turn.running = lambda s=root_scores: float(s[0]) if tables.reg[K.R_ROOT_DONE] >= 1 else None
         par[K.P_NROOT] = len(actions)
-        K.start_iteration(par, tables.reg, tables.freg, ints, tables.flts, tables.killers, depth)
+        K.start_iteration(par, tables.reg, tables.freg, tables.ints, tables.flts, tables.killers, depth)
         finished = False
         while True:
             limit = int(tables.reg[K.R_NODES]) + slice_nodes
@@ -242,6 +234,51 @@ def analyse(agent, state, clock: Clock, root: Root, order) -> Analysis:
             break
     return Analysis(best=best, scores=scores, line=line, value=scores.get(best, 0.0), iterations=clock.count,
                     seconds=clock.elapsed(), depth=completed, stopped=stopped, critical=clock.extended)
+
+
+def _first_frame(tables: SearchTables, root: Root) -> None:
+    """The root as the search's first frame."""
+    ints = tables.ints
+    tables.boards[0] = root.board
+    dice_masks(tables.boards[0], tables.masks[0])
+    tables.temps[0] = root.temp
+    tables.hashes[0] = np.uint64(root.key)
+    ints[0, :] = 0
+    ints[0, K.F_SIDE] = root.side
+    ints[0, K.F_CHECK] = 1 if root.check else 0
+    ints[0, K.F_NULLOK] = 1
+
+
+#: the search's largest callees, about two thirds of its compile time (:func:`warm_part`)
+PARTS = ("evaluation", "captures", "moves", "status", "move")
+
+
+def warm_part(root: Root, part: str) -> None:
+    """Compile one of :data:`PARTS` by a call from Python on ``root``, with the argument types
+    the search passes it. A process warming up beside the one compiling the search compiles
+    them meanwhile (:func:`ludothek.ai.knowledge.warm_parts`); the search then loads them from
+    the kernel cache instead of compiling them itself."""
+    if part not in PARTS:
+        raise ValueError(f"no part {part!r} of the search (parts: {', '.join(PARTS)})")
+    tables = SearchTables(root.game, tt_bits=4, eval_bits=4)
+    tables.weights = weights_of(DEFAULTS[root.game], root.game)
+    _first_frame(tables, root)
+    lo, hi = (np.uint64(mask) for mask in jump_masks(root.jumps))  # numba hands back Python ints
+    game, side, mover_moves = tables.par[K.P_GAME], tables.ints[0, K.F_SIDE], tables.ints[0, K.F_MOVERN]
+    board, temp, masks, moves = tables.boards[0], tables.temps[0], tables.masks[0], tables.moves[0]
+    if part == "evaluation":
+        K.evaluate(game, board, temp, masks, side, T.GEO, root.jumps, lo, hi, mover_moves, tables.buf, tables.weights)
+    elif part == "captures":
+        K.free_captures(board, masks, T.GEO, side, root.jumps, lo, hi, moves)
+        K.masked_captures(board, masks, T.GEO, side, root.jumps, lo, hi, moves)
+    elif part == "moves":
+        K.generate(game, board, temp, masks, side, T.GEO, root.jumps, lo, hi, moves)
+    elif part == "status":
+        K.masked_status(board, masks, T.GEO, side, root.jumps, lo, hi, moves, tables.buf)
+    else:  # "move": the root's first move, played into the next frame
+        if K.generate(game, board, temp, masks, side, T.GEO, root.jumps, lo, hi, moves)[0] > 0:
+            K._push_move(game, tables.ints, tables.flts, tables.hashes, tables.boards, tables.temps, tables.masks, 0,
+                         int(moves[0]), 1, -1.0, 1.0, K.K_DEC, 0)
 
 
 def _table_bits(clock: Clock) -> int:

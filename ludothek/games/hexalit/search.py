@@ -49,3 +49,10 @@ def warm_up(order) -> None:
     state = HexalitState()
     agent = AlphaBetaAgent("hexalit", 0, Budget(iterations=300))
     compiled_alphabeta(agent, state, agent.budget.clock(), order)
+
+
+def warm_part(part: str) -> None:
+    """Compile one part of the search (:func:`ludothek.games.dice.search.warm_part`)."""
+    from .state import HexalitState
+
+    search.warm_part(root(HexalitState()), part)

@@ -85,3 +85,14 @@ def warm_up() -> None:
     from . import search
 
     search.warm_up(order)
+
+
+def warm_parts() -> dict:
+    """The parts of the compiled alpha-beta that another process may compile while this one
+    runs :func:`warm_up` (:func:`ludothek.ai.knowledge.warm_parts`)."""
+    from functools import partial
+
+    from ..dice.search import PARTS
+    from . import search
+
+    return {part: partial(search.warm_part, part) for part in PARTS}

@@ -35,3 +35,10 @@ def warm_up(order) -> None:
     state = TrigeoState()
     agent = AlphaBetaAgent("trigeo", 0, Budget(iterations=300))
     compiled_alphabeta(agent, state, agent.budget.clock(), order)
+
+
+def warm_part(part: str) -> None:
+    """Compile one part of the search (:func:`ludothek.games.dice.search.warm_part`)."""
+    from .state import TrigeoState
+
+    search.warm_part(root(TrigeoState()), part)
