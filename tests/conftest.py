@@ -27,6 +27,23 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ludothek"))
 
 
+# The files that take longest (wall seconds, as `benchmarks/suite_costs.py` measures them) go
+# first: the test processes then share out the short files at the end instead of all waiting on
+# one that started late. Only the order changes; a file missing here runs in its usual place.
+LONGEST_FIRST = [
+    "test_web_tournaments_browser.py", "test_web_a11y_browser.py", "test_fuzz.py",
+    "test_web_lobby_browser.py", "test_web_workers.py", "test_web_browser.py", "test_warm.py",
+    "test_web_zoom_browser.py", "test_backup_live.py", "test_sessions_end.py",
+    "test_trike_mcts3.py", "test_web_botpool.py", "test_web_phone_browser.py",
+    "test_lessons_browser.py", "test_web_puzzles_browser.py", "test_vector_hexalit.py",
+]
+
+
+def pytest_collection_modifyitems(items):
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: the rest keep their order
+
+
 # ---------------------------------------------------------------------------- PostgreSQL
 # scripts/test.sh starts a throwaway cluster and sets LUDOTHEK_TEST_POSTGRES to its URL. Without
 # it the PostgreSQL tests are skipped, except in CI (CI=true), where they must not be.
