@@ -29,6 +29,7 @@ import pytest
 
 _costs: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
 _current = {"file": None}
+MACHINE = "(machine)"  # the key of the whole machine's figures in the controlling process's part
 
 
 _TICK = os.sysconf("SC_CLK_TCK")
@@ -130,9 +131,6 @@ def pytest_sessionfinish(session):
         costs[MACHINE] = {"busy_cpu": _machine_busy_cpu() - _machine_start[0],
                           "wall": time.monotonic() - _machine_start[1]}
     part.write_text(json.dumps(costs))
-
-
-MACHINE = "(machine)"
 
 
 def table(path: Path) -> str:
