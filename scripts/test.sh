@@ -2,6 +2,11 @@
 # Install everything the tests need on a fresh machine, then run the whole suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The suite starts a few hundred Python processes (servers, command-line runs, workers). Where
+# the environment sets PYTHONDONTWRITEBYTECODE, each would compile Ludothek's sources again
+# (about 0.3 CPU s apiece; they are compiled once below), and pytest would rewrite the test
+# files' assertions afresh on every run.
+unset PYTHONDONTWRITEBYTECODE
 python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
 # The fifth game under tests/plugin is registered by the tests for their own processes
 # (tests/plugin_registration.py); earlier versions of this script installed it for good.
@@ -28,6 +33,7 @@ if [ -z "${LUDOTHEK_TEST_POSTGRES:-}" ]; then
     LUDOTHEK_TEST_POSTGRES=$(bash scripts/postgres-cluster.sh start "$pg_dir")
     export LUDOTHEK_TEST_POSTGRES
 fi
+python3 -m compileall -q -j 0 ludothek
 # every game's kernels compiled once, by processes sharing the work (a fresh clone's cold
 # kernel cache would otherwise be compiled by each test process at the same time)
 python3 -m ludothek.cli warm
