@@ -137,3 +137,41 @@ def test_what_the_player_does_meanwhile_finishes_the_animation_at_once(browser, 
         assert page.get_attribute("#sound", "aria-pressed") != pressed
         assert page.evaluate("() => document.querySelector('.board-wrap').dataset.animating") is None
         assert page.evaluate("() => document.querySelector('svg.board').getAnimations({ subtree: true }).length") == 0
+
+
+#: a Trigeo board drawn twice with a threatened piece, as a live board and as a picture: the
+#: ring's animation on each (name and iterations, as computed), and the animations still running
+#: on the live board after the player's action finished those of a move
+THREAT_RINGS = """async () => {
+  const { drawBoard, boardPicture } = await import("/static/js/board.js");
+  const { finishAnimation } = await import("/static/js/animate.js");
+  const preview = await (await fetch("/api/preview?game=trigeo")).json();
+  const cell = preview.geometry.cells.find((c) => preview.board.dice && preview.board.dice[c.name]).name;
+  const wrap = document.createElement("div");
+  const live = drawBoard(preview.geometry, preview.board, { threatened: [cell], onCell: () => {} });
+  const picture = boardPicture({ ...preview, threatened: [cell] });
+  wrap.append(live);
+  document.body.append(wrap, picture);
+  const ring = (svg) => {
+    const style = getComputedStyle(svg.querySelector("circle.threat"));
+    return `${style.animationName} ${style.animationIterationCount}`;
+  };
+  const found = { live: ring(live), picture: ring(picture), smil: document.querySelectorAll("animate").length };
+  finishAnimation(wrap);
+  return { ...found, running: live.getAnimations({ subtree: true }).filter((a) => a.playState === "running").length };
+}"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_threat_ring_pulses_only_on_a_live_board_and_never_under_reduced_motion(browser, server, motion):
+    """A picture (the home page's cards, the daily puzzle) keeps still: an idle page must not
+    redraw itself every frame. The pulse is a CSS animation, which prefers-reduced-motion stops."""
+    with checked_page(browser, reduced_motion=motion) as page:
+        page.goto(server + "/")
+        page.wait_for_selector(".game-card .pic svg")
+        found = page.evaluate(THREAT_RINGS)
+        assert found["picture"] == "none 1" and found["smil"] == 0
+        if motion == "reduce":
+            assert found["live"] == "threat-pulse 1" and found["running"] == 0
+        else:
+            assert found["live"] == "threat-pulse infinite" and found["running"] == 1

@@ -18,7 +18,10 @@ export function reducedMotion() {
 // the player acts while a move is played out: show it finished at once
 export function finishAnimation(wrap) {
   const root = wrap && wrap.querySelector("svg.board");
-  if (root) for (const animation of root.getAnimations({ subtree: true })) animation.finish();
+  for (const animation of root ? root.getAnimations({ subtree: true }) : []) {
+    // the move's animations; a threatened piece's ring pulses on for good (finish() would throw)
+    if (animation.effect.getComputedTiming().endTime !== Infinity) animation.finish();
+  }
   if (wrap) delete wrap.dataset.animating;
 }
 

@@ -316,8 +316,9 @@ export function drawBoard(geometry, board, opts = {}) {
   for (const name of threatened) {
     const cell = byName[name]; if (!cell) continue;
     const [x, y] = map([cell.x, cell.y]);
-    pieceLayer.append(svg("circle", { cx: x, cy: y, r: 0.62 * unit, fill: "none", stroke: "#d42a1c", "stroke-width": 0.1 * unit, "pointer-events": "none" },
-      svg("animate", { attributeName: "stroke-opacity", values: "1;0.3;1", dur: "1.2s", repeatCount: "indefinite" })));
+    // the ring pulses on a board one plays (style.css); a picture keeps still
+    pieceLayer.append(svg("circle", { cx: x, cy: y, r: 0.62 * unit, fill: "none", stroke: "#d42a1c", "stroke-width": 0.1 * unit,
+      "pointer-events": "none", class: interactive ? "threat pulse" : "threat" }));
   }
   for (const name of targets) {
     const cell = byName[name]; if (!cell) continue;
