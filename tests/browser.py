@@ -27,6 +27,9 @@ EVERY_MODULE = os.environ.get("LUDOTHEK_TEST_BROWSER")
 ARTIFACTS = Path(__file__).parent / "artifacts"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+#: the headless shell's GPU and network services run in its browser process: two processes fewer
+#: to start and talk to for each module's browser (about 6 % less CPU on a browser test module)
+IN_ONE_PROCESS = ["--in-process-gpu", "--enable-features=NetworkServiceInProcess2"]
 
 #: A Playwright wait is a bound for a failing test, never the pace of a passing one (the tests
 #: wait on events). On the CI's busy two-core machine a page can take many times longer than on a
@@ -74,7 +77,8 @@ def server(tmp_path_factory):
 def browser(request):
     binary = EVERY_MODULE or getattr(request.module, "BROWSER", HEADLESS_SHELL)
     with require_browser().sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(binary), args=ARGS)
+        args = ARGS + (IN_ONE_PROCESS if Path(binary) == HEADLESS_SHELL else [])
+        chromium = p.chromium.launch(executable_path=str(binary), args=args)
         yield chromium
         chromium.close()
 
