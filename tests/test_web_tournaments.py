@@ -289,7 +289,9 @@ def test_a_swiss_of_bots_plays_itself_to_the_end_through_the_bot_runner(client):
     for level in ("bot:1", "random", "random", "random"):
         assert ann.post(f"/api/tournaments/{tid}/bots", {"bot": level}).status_code == 200
     view = ann.post(f"/api/tournaments/{tid}/start").json()
-    assert [(g["first"], g["second"]) for g in view["games"]] == [("bot:1", "random (2)"), ("random (3)", "random")]
+    # (the bots may have played round 1 to its end, and been paired again, before the answer)
+    first_round = [(g["first"], g["second"]) for g in view["games"] if g["round"] == 1]
+    assert first_round == [("bot:1", "random (2)"), ("random (3)", "random")]
     view = pushed_until(client, tid, lambda v: v["status"] == "over")
     assert len(view["games"]) == 4 and all(g["score"] is not None for g in view["games"])
     assert sum(s["score"] for s in view["standings"]) == 4 and all(s["bot"] for s in view["standings"])

@@ -236,5 +236,6 @@ def test_the_offer_buttons_do_not_touch(phone, server):
     apart = max(b["x"] - (a["x"] + a["width"]), a["x"] - (b["x"] + b["width"]),
                 b["y"] - (a["y"] + a["height"]), a["y"] - (b["y"] + b["height"]))
     assert apart >= 6, (a, b)
-    phone.locator("#table-offer").scroll_into_view_if_needed()
+    # found and scrolled to in one go (a redraw may replace the card in between)
+    phone.evaluate("() => document.querySelector('#table-offer').scrollIntoView({block: 'nearest'})")
     shot(phone, "zoom-offer-buttons")
