@@ -73,5 +73,8 @@ def die_index(name: str) -> int:
     return DIE_NAMES.index(upper) if upper in DIE_NAMES else -1
 
 
+_FACES_TEXT = tuple(tuple("".join(map(str, faces)) for faces in orientations) for orientations in ORIENTATIONS)
+
+
 def faces_text(die: int, orientation: int) -> str:
-    return "".join(str(f) for f in ORIENTATIONS[die][orientation])
+    return _FACES_TEXT[die][orientation]

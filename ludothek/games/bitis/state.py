@@ -272,7 +272,7 @@ class BitisState(GameState):
         return f"{dice} {last} {_PLAYERS[self.mover]}"
 
     def key(self) -> Hashable:
-        return (tuple(int(c) for c in self.cells), tuple(int(o) for o in self.ors), self.last, self.mover)
+        return (tuple(self.cells.tolist()), tuple(self.ors.tolist()), self.last, self.mover)
 
     def action_to_str(self, action: int) -> str:
         action = self.checked_action(action)
