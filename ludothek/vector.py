@@ -48,6 +48,18 @@ def make(game: str, n: int, **options: Any) -> Any:
     return vector_class(game)(n, **options)
 
 
+def warm(game: str) -> None:
+    """Compile (or load from the cache) ``game``'s batched kernels, stepped one game after the
+    other and in parallel (``ludothek warm``); nothing for a game without a batched API."""
+    if _vector_module(game) is None:
+        return
+    for parallel in (False, True):
+        batch = make(game, 8, parallel=parallel)
+        batch.reset(seed=0)
+        for _ in range(3):
+            batch.step(batch.sample_actions())
+
+
 def __getattr__(name: str) -> Any:
     if name.endswith("Vector"):
         for game in games():

@@ -13,6 +13,13 @@ python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
 if python3 -m pip show --quiet ludothek-wettlauf >/dev/null 2>&1; then
     python3 -m pip uninstall --quiet --yes ludothek-wettlauf
 fi
+python3 -m compileall -q -j 0 ludothek
+# every game's kernels compiled once, by processes sharing the work (a fresh clone's cold kernel
+# cache would otherwise be compiled by each test process at the same time); meanwhile the
+# packages below are installed, which mostly waits on the network and the disk
+python3 -m ludothek.cli warm &
+warming=$!
+trap 'kill "$warming" 2>/dev/null || true' EXIT
 if [ -x scripts/install-browser.sh ] || [ -f scripts/install-browser.sh ]; then
     bash scripts/install-browser.sh
 fi
@@ -27,16 +34,13 @@ bash scripts/install-postgres.sh
 bash scripts/install-nginx.sh
 if [ -z "${LUDOTHEK_TEST_POSTGRES:-}" ]; then
     pg_dir=$(mktemp -d)
-    trap 'bash scripts/postgres-cluster.sh stop "$pg_dir"' EXIT
+    trap 'kill "$warming" 2>/dev/null || true; bash scripts/postgres-cluster.sh stop "$pg_dir"' EXIT
     trap 'exit 130' INT
     trap 'exit 143' TERM
     LUDOTHEK_TEST_POSTGRES=$(bash scripts/postgres-cluster.sh start "$pg_dir")
     export LUDOTHEK_TEST_POSTGRES
 fi
-python3 -m compileall -q -j 0 ludothek
-# every game's kernels compiled once, by processes sharing the work (a fresh clone's cold
-# kernel cache would otherwise be compiled by each test process at the same time)
-python3 -m ludothek.cli warm
+wait "$warming"
 # several test processes (each file in one of them, so a module's server and browser are started
 # once): the suite waits on servers and browsers more than it computes. LUDOTHEK_TEST_WORKERS=0
 # runs it in this process alone.

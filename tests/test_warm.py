@@ -144,6 +144,48 @@ def test_the_parts_of_a_warm_up_are_compiled_as_its_search_calls_them():
     assert set(after) - set(before), "the searches compiled nothing of their own"
 
 
+_RESEARCH_THEN_USE = """
+import gc, json
+import ludothek
+from ludothek import games, vector
+from ludothek.web.warm import warm_research
+from numba.core.registry import CPUDispatcher
+
+def signatures():
+    return {f"{kernel.py_func.__module__}.{kernel.py_func.__qualname__}": len(kernel.signatures)
+            for kernel in gc.get_objects() if isinstance(kernel, CPUDispatcher) and kernel.signatures}
+
+for game in games():
+    warm_research(game)
+before = signatures()
+for game in games():
+    ludothek.new_game(game).perft(3)
+    try:
+        vector.vector_class(game)
+    except ValueError:  # a game without a batched API (the tests' fifth game)
+        continue
+    for parallel in (False, True):
+        batch = vector.make(game, 64, parallel=parallel)
+        batch.reset()
+        for _ in range(20):
+            batch.step(batch.sample_actions())
+print(json.dumps({"before": before, "after": signatures()}))
+"""
+
+
+def test_the_research_warm_up_compiles_what_a_batch_and_perft_call():
+    """``ludothek warm`` also readies the research API (``warm_research``): after it, batched
+    games stepped as docs/VECTOR.md shows and perft add no signature to any kernel, so a
+    researcher's first ``vector.make`` loads everything from the cache (checked on the warm
+    cache, where a kernel gets its signatures on load as on compile)."""
+    found = subprocess.run([sys.executable, "-c", _RESEARCH_THEN_USE], capture_output=True, text=True)
+    assert found.returncode == 0, found.stderr
+    result = json.loads(found.stdout.splitlines()[-1])
+    before, after = result["before"], result["after"]
+    assert sum(".vector." in name for name in before) >= 3 * 4, before  # reset, step, parallel step of each game
+    assert after == before
+
+
 def test_warm_compiles_everything_and_says_so():
     result = CliRunner().invoke(main, ["warm", "--jobs", "1"])
     assert result.exit_code == 0, result.output

@@ -171,8 +171,9 @@ def _preview(game: str, options: tuple[tuple[str, str], ...], position: str | No
 
 
 def compile_everything(jobs: int) -> float:
-    """Compile (or load from the cache) every kernel the server and its bots use, in ``jobs``
-    processes that share the work (``ludothek warm``); the seconds it took."""
+    """Compile (or load from the cache) every kernel the server and its bots use, then those of
+    the research API (:func:`warm_research`), in ``jobs`` processes that share the work
+    (``ludothek warm``); the seconds it took."""
     started = time.perf_counter()
     if jobs <= 1:
         _warm_everything(0)
@@ -189,3 +190,16 @@ def _warm_everything(_: int) -> None:
     compile_notice.install(only_terminal=True)
     warm_up()
     warm_bots()
+    compile_once(games(), warm_research, kind="research")
+
+
+def warm_research(name: str) -> None:
+    """The kernels of game ``name`` that only the research API uses: its batched games
+    (``ludothek.vector``) and perft."""
+    from .. import vector
+
+    try:
+        vector.warm(name)
+        game_class(name)().perft(2)
+    except Exception:  # noqa: BLE001 - a game being written may not work yet; its first use compiles it
+        log.warning("warming the research API of %s failed", name, exc_info=True)
