@@ -31,11 +31,11 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ludothek"))
 # first: the test processes then share out the short files at the end instead of all waiting on
 # one that started late. Only the order changes; a file missing here runs in its usual place.
 LONGEST_FIRST = [
-    "test_web_tournaments_browser.py", "test_web_a11y_browser.py", "test_fuzz.py",
-    "test_web_lobby_browser.py", "test_web_workers.py", "test_web_browser.py", "test_warm.py",
-    "test_web_zoom_browser.py", "test_backup_live.py", "test_sessions_end.py",
-    "test_trike_mcts3.py", "test_web_botpool.py", "test_web_phone_browser.py",
-    "test_lessons_browser.py", "test_web_puzzles_browser.py", "test_vector_hexalit.py",
+    "test_web_browser.py", "test_web_tournaments_browser.py", "test_web_a11y_browser.py",
+    "test_web_workers.py", "test_fuzz.py", "test_web_phone_browser.py", "test_web_lobby_browser.py",
+    "test_backup_live.py", "test_web_botpool.py", "test_web_zoom_browser.py", "test_lessons_browser.py",
+    "test_trike_mcts3.py", "test_dice_counting.py", "test_web_api.py", "test_sessions_end.py",
+    "test_web_puzzles_browser.py",
 ]
 
 
