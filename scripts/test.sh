@@ -41,6 +41,7 @@ if [ -z "${LUDOTHEK_TEST_POSTGRES:-}" ]; then
     export LUDOTHEK_TEST_POSTGRES
 fi
 wait "$warming"
+warming=  # (its process id may be another's by the time the script ends)
 # several test processes (each file in one of them, so a module's server and browser are started
 # once): the suite waits on servers and browsers more than it computes. LUDOTHEK_TEST_WORKERS=0
 # runs it in this process alone.
