@@ -79,6 +79,19 @@ def answers(data: bytes) -> list[int]:
     return [int(code) for code in re.findall(rb"HTTP/1\.1 (\d{3}) ", data)]
 
 
+def drip_until_answered(sock: socket.socket, began: float, piece, what: str) -> list[float]:
+    """Send ``piece(n)`` (n = 1, 2, ...) every 0.1 s until the server answers; the gaps between
+    the sends, the first counted from now."""
+    selector = selectors.DefaultSelector()
+    selector.register(sock, selectors.EVENT_READ)
+    sent_at = [time.monotonic()]
+    while not selector.select(timeout=0.1):  # the server has not answered yet
+        assert time.monotonic() - began < BOUND, f"the {what} was never cut off"
+        sock.sendall(piece(len(sent_at)))
+        sent_at.append(time.monotonic())
+    return [b - a for a, b in zip(sent_at, sent_at[1:])]
+
+
 def test_a_request_in_several_pieces_within_the_deadlines_is_served(toy):
     server = toy(header_timeout=BOUND, body_timeout=BOUND)
     with server.connect() as sock:
@@ -96,19 +109,12 @@ def test_headers_have_a_deadline_not_an_idle_time(toy):
     began = time.monotonic()  # before connecting: the server's deadline runs from its accept
     with server.connect() as sock:
         sock.sendall(b"GET / HTTP/1.1\r\n")
-        selector = selectors.DefaultSelector()
-        selector.register(sock, selectors.EVENT_READ)
-        sent_at = [time.monotonic()]
-        while not selector.select(timeout=0.1):  # the server has not answered yet
-            assert time.monotonic() - began < BOUND, "the slow client was never cut off"
-            sock.sendall(b"X-Slow-%d: 1\r\n" % len(sent_at))
-            sent_at.append(time.monotonic())
+        gaps = drip_until_answered(sock, began, lambda n: b"X-Slow-%d: 1\r\n" % n, "slow client")
         data = read_until_closed(sock)
         elapsed = time.monotonic() - began
     assert answers(data) == [408]
     assert json.loads(data.split(b"\r\n\r\n", 1)[1])["key"] == "web.timeout_headers"
     assert elapsed >= 1.0
-    gaps = [b - a for a, b in zip(sent_at, sent_at[1:])]
     assert len(gaps) >= 2 and max(gaps) < 1.0, gaps  # it kept sending, never idle for the 1 s
 
 
@@ -133,20 +139,12 @@ def test_a_body_dripped_slower_than_the_minimum_rate_is_cut_though_it_never_paus
     server = toy(header_timeout=BOUND, body_timeout=1.0, min_body_rate=20)
     with server.connect() as sock:
         sock.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 10000\r\n\r\n")
-        began = time.monotonic()
-        selector = selectors.DefaultSelector()
-        selector.register(sock, selectors.EVENT_READ)
-        sent_at = [began]
-        while not selector.select(timeout=0.1):
-            assert time.monotonic() - began < BOUND, "the dripping body was never cut off"
-            sock.sendall(b"x")
-            sent_at.append(time.monotonic())
+        gaps = drip_until_answered(sock, time.monotonic(), lambda n: b"x", "dripping body")
         data = read_until_closed(sock)
     assert answers(data) == [408]
     assert json.loads(data.split(b"\r\n\r\n", 1)[1])["key"] == "web.timeout_body"
     # it never paused for the 1 s, so the pace cut it, not the idle time (on a busy machine it
     # sends fewer bytes than planned, and the pace cuts it sooner)
-    gaps = [b - a for a, b in zip(sent_at, sent_at[1:])]
     assert len(gaps) >= 2 and max(gaps) < 1.0, gaps
 
 
