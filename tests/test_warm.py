@@ -107,15 +107,22 @@ def test_a_part_of_the_search_not_known_is_named_with_the_parts():
         warm_part(Root(0, None, None, 0, 0, False, 0, None, None), "nothing")
 
 
-_PARTS_THEN_SEARCHES = """
-import gc, importlib, json
-from ludothek import games  # first: it points numba at Ludothek's kernel cache
-from ludothek.ai.knowledge import knowledge, warm_parts
+#: the scripts' count of the signatures of every kernel this process has, by kernel name (a
+#: kernel has them alike whether it was compiled or loaded from the kernel cache)
+_SIGNATURES = """
+import gc
 from numba.core.registry import CPUDispatcher
 
 def signatures():
     return {f"{kernel.py_func.__module__}.{kernel.py_func.__qualname__}": len(kernel.signatures)
             for kernel in gc.get_objects() if isinstance(kernel, CPUDispatcher) and kernel.signatures}
+"""
+
+_PARTS_THEN_SEARCHES = """
+import importlib, json
+from ludothek import games  # first: it points numba at Ludothek's kernel cache
+from ludothek.ai.knowledge import knowledge, warm_parts
+""" + _SIGNATURES + """
 
 parted = [game for game in games() if warm_parts(game)]
 for game in parted:
@@ -145,15 +152,11 @@ def test_the_parts_of_a_warm_up_are_compiled_as_its_search_calls_them():
 
 
 _RESEARCH_THEN_USE = """
-import gc, json
+import json
 import ludothek
 from ludothek import games, vector
 from ludothek.web.warm import warm_research
-from numba.core.registry import CPUDispatcher
-
-def signatures():
-    return {f"{kernel.py_func.__module__}.{kernel.py_func.__qualname__}": len(kernel.signatures)
-            for kernel in gc.get_objects() if isinstance(kernel, CPUDispatcher) and kernel.signatures}
+""" + _SIGNATURES + """
 
 for game in games():
     warm_research(game)
