@@ -39,12 +39,21 @@ def played(size, plies, rng):
     return None if state.is_over() else state
 
 
-def exhaustive(state) -> int:
-    """+1 if the player to move wins with perfect play, else -1: every line through the game API."""
+def exhaustive(state, known=None) -> int:
+    """+1 if the player to move wins with perfect play, else -1: every line through the game API
+    (a position reached again by another order of moves is looked up by its key)."""
+    known = {} if known is None else known
+    key = state.key()
+    if key not in known:
+        known[key] = _exhaustive(state, known)
+    return known[key]
+
+
+def _exhaustive(state, known) -> int:
     me = state.current_player()
     for action in state.legal_actions():
         state.play(action)
-        value = state.returns()[me] if state.is_over() else -exhaustive(state)
+        value = state.returns()[me] if state.is_over() else -exhaustive(state, known)
         state.undo()
         if value > 0:
             return 1
@@ -129,7 +138,7 @@ def test_a_solving_playout_is_exact_once_the_region_is_small():
 @pytest.mark.parametrize("rollout", [0, 8])
 def test_proven_nodes_and_values_of_a_search_are_right(rollout):
     rng = random.Random(11)
-    checked = 0
+    checked, known = 0, {}
     for _ in range(12):
         state = played(7, rng.randint(6, 10), rng)
         if state is None:
@@ -145,7 +154,7 @@ def test_proven_nodes_and_values_of_a_search_are_right(rollout):
                 after.play(int(tree.ints[child, K.ACTION]))
                 if after.is_over():
                     continue
-                black_wins = exhaustive(after) == (1 if after.colour_to_move == 1 else -1)
+                black_wins = exhaustive(after, known) == (1 if after.colour_to_move == 1 else -1)
                 assert tree.proven[child] == (1 if black_wins else -1)
                 checked += 1
     assert checked > 5
