@@ -25,9 +25,11 @@ set_up() {
         python3 -m pip uninstall --quiet --yes ludothek-wettlauf
     fi
     python3 -m compileall -q -j 0 ludothek
-    # every game's kernels compiled once, by processes sharing the work (a fresh clone's cold kernel
-    # cache would otherwise be compiled by each test process at the same time); meanwhile the
-    # packages below are installed, which mostly waits on the network and the disk
+    # every game's kernels compiled once, by processes sharing the work, while the packages below
+    # are installed (which mostly waits on the network and the disk) and the tests start: a test
+    # process wanting a kernel being compiled waits for it and loads it (ludothek/core/njit.py), so
+    # a fresh clone's cold kernel cache is not compiled by each test process at the same time, and
+    # the tests fill the cores the warm-up leaves idle between its steps
     python3 -m ludothek.cli warm &
     warming=$!
     trap 'kill "$warming" 2>/dev/null || true' EXIT
@@ -51,8 +53,6 @@ set_up() {
         LUDOTHEK_TEST_POSTGRES=$(bash scripts/postgres-cluster.sh start "$pg_dir")
         export LUDOTHEK_TEST_POSTGRES
     fi
-    wait "$warming"
-    warming=  # (its process id may be another's by the time the script ends)
 }
 
 if [ -z "$fast" ]; then
@@ -68,4 +68,13 @@ if [ "$workers" != 0 ]; then
 fi
 status=0
 python3 -m pytest "${parallel[@]}" "$@" || status=$?  # not exec: the EXIT trap must still stop the cluster
+if [ -n "$warming" ]; then
+    warm_status=0
+    wait "$warming" || warm_status=$?
+    warming=  # (its process id may be another's by the time the script ends)
+    if [ "$warm_status" != 0 ]; then
+        echo "ludothek warm failed (exit status $warm_status)" >&2
+        [ "$status" != 0 ] || status=$warm_status
+    fi
+fi
 exit "$status"
