@@ -177,6 +177,34 @@ def test_challenges_are_pushed_over_the_lobby_socket(client):
         assert (answer["status"], answer["game_id"]) == ("accepted", game_id)
 
 
+def test_the_challenger_hears_of_the_game_only_once_it_exists(client, monkeypatch):
+    """Accepting answers the challenge at once (no second answer can win), then creates the
+    game. A look at the lobby in between (every 1.5 s, on any server) must neither push the
+    challenger the game's id nor list it: under load it once sent her page to a game that did
+    not exist yet ("This game does not exist", for good)."""
+    alice, bob = player(client, "alice"), player(client, "bob")
+    made = challenge(alice, "bob")
+    challenges = client.app.state.challenges
+    alice_id = challenges._open(made["id"])["from_id"]
+    during = []
+    create = challenges.service.create
+
+    async def create_after_a_lobby_look(*args, **kwargs):
+        lists, answers = challenges._news([alice_id])
+        during.append(([(c["status"], c["game_id"]) for c in lists[alice_id]["outgoing"]], answers))
+        return await create(*args, **kwargs)
+
+    monkeypatch.setattr(challenges.service, "create", create_after_a_lobby_look)
+    accepted = bob.post(f"/api/challenges/{made['id']}/accept", {})
+    assert accepted.status_code == 200, accepted.text
+    assert during == [([("accepted", None)], {})]
+    lists, answers = challenges._news([alice_id])
+    game_id = accepted.json()["id"]
+    assert [(c["status"], c["game_id"]) for c in answers[alice_id]] == [("accepted", game_id)]
+    assert alice.get(f"/api/games/{game_id}").status_code == 200
+    assert challenges._news([alice_id])[1] == {}  # told once
+
+
 def test_quick_pairing_pairs_two_waiting_players(client):
     ann, ben = player(client, "ann"), player(client, "ben")
     assert player.__globals__["Device"](client).post("/api/quick", {"game": "trike", "clock": "3+2"}).status_code == 401
@@ -219,6 +247,25 @@ def test_a_press_answers_the_game_a_lobby_look_paired_it_into_meanwhile(client, 
     paired = ben.post("/api/quick", {"game": "trike", "clock": "3+2"}).json()
     assert raced[0] is not None and paired == {"game": raced[0]}
     assert client.app.state.store.load(raced[0], with_moves=False).status == "ongoing"
+
+
+def test_a_pairing_is_told_only_once_its_game_exists(client, monkeypatch):
+    """A pairing names its game before the game is created: a lobby look (or a press) in
+    between, here or on another server, must not send a page to it yet."""
+    ann, ben = player(client, "ann"), player(client, "ben")
+    quick = client.app.state.quick
+    assert ann.post("/api/quick", {"game": "trike", "clock": "3+2"}).json() == {"waiting": "trike|3+2"}
+    during = []
+    create = quick.service.create
+
+    async def create_after_a_lobby_look(*args, **kwargs):
+        during.append((quick._places([1, 2])[0], quick._games_of([1, 2])))
+        return await create(*args, **kwargs)
+
+    monkeypatch.setattr(quick.service, "create", create_after_a_lobby_look)
+    paired = ben.post("/api/quick", {"game": "trike", "clock": "3+2"}).json()
+    assert during == [({1: None, 2: None}, {})]
+    assert quick._places([1])[0] == {1: paired["game"]} == quick._games_of([1])  # Ann's page is told now
 
 
 def test_the_rating_rule():

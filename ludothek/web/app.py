@@ -754,6 +754,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     app.state.lobby = lobby
     app.state.chat = chat
     app.state.quick = quick
+    app.state.challenges = challenges
     app.state.tournaments = tournaments
     app.state.listening = listening
     app.state.warming = warming

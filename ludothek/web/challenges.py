@@ -143,7 +143,9 @@ class Challenges:
             raise WebError(403, TEXTS("not_to_you"))
         spec = json.loads(row["spec"])
         game_id = secrets.token_urlsafe(9)
-        if not await asyncio.to_thread(self._answer, row["id"], {"status": "accepted", "game_id": game_id}):
+        # accepted at once, so that no other answer wins; the game's id is only made known once
+        # the game exists (a challenger's page sent to it earlier would find no game)
+        if not await asyncio.to_thread(self._answer, row["id"], {"status": "accepted"}):
             raise WebError(404, TEXTS("gone", id=row["id"]))
         author_seat = spec["seat"] if spec["seat"] in (0, 1) else secrets.randbelow(2)
         owners: list[Account | None] = [None, None]
@@ -155,8 +157,10 @@ class Challenges:
             created = await self.service.create(game, user=user, owners=owners,
                                                 paired=(game_id, hash_token(secrets.token_urlsafe(24))))
         except (WebError, LudothekError):
-            await asyncio.to_thread(self._set, row["id"], {"status": "cancelled", "game_id": None})
+            await asyncio.to_thread(self._set, row["id"], {"status": "cancelled"})
             raise
+        # answered now as far as the challenger is told: however long the game took to create
+        await asyncio.to_thread(self._set, row["id"], {"game_id": game_id, "answered": self.now()})
         await self.lobby.refresh()
         return created
 
@@ -263,7 +267,8 @@ class Challenges:
         c = challenges_table.c
         at = self.now()
         answers: dict[int, list[dict[str, Any]]] = {}
-        fresh = [(u, o) for u in users for o in lists[u]["outgoing"] if o["status"] != "open"]
+        fresh = [(u, o) for u in users for o in lists[u]["outgoing"]
+                 if o["status"] == "declined" or (o["status"] == "accepted" and o["game_id"] is not None)]
         if fresh:
             with self.store._taking_turns(), self.store.engine.begin() as conn:
                 for user_id, item in fresh:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from sqlalchemy import delete, func, insert, select, update
@@ -37,7 +37,7 @@ from .chat import blocked_pairs
 from .errors import WebError
 from .lobby import send
 from .service import GameService, game_and_options
-from .store import Account, Store, hash_token, quick_pairing_table, ratings_table, users_table
+from .store import Account, Store, games_table, hash_token, quick_pairing_table, ratings_table, users_table
 
 TEXTS = Catalog("quickpair", {
     "login": ("log in to use quick pairing: its games are rated",
@@ -233,6 +233,7 @@ class QuickPairing:
             others = [dict(r) for r in conn.execute(select(quick_pairing_table).where(
                 q.pool.in_(pools), q.game_id.is_(None), q.seen > at - ABSENT_SECONDS)).mappings()] if pools else []
             apart = blocked_pairs(conn, {o["user_id"] for o in others}) if len(others) > 1 else set()
+            made = _created(conn, [r["game_id"] for r in mine if r["game_id"] is not None])
         ready = [r["user_id"] for r in sorted(waiting, key=lambda r: r["joined"])
                  if pick(r, [o for o in others if o["pool"] == r["pool"] and o["user_id"] != r["user_id"]
                              and frozenset((r["user_id"], o["user_id"])) not in apart], at)]
@@ -246,18 +247,29 @@ class QuickPairing:
                     conn.execute(update(quick_pairing_table).where(q.user_id.in_(old), q.game_id.is_(None)).values(seen=at))
             if tidy:
                 self._tidied = at
-        return {r["user_id"]: r["game_id"] for r in mine}, ready
+        return {r["user_id"]: r["game_id"] if r["game_id"] in made else None for r in mine}, ready
 
     def _games_of(self, users: list[int]) -> dict[int, str]:
         """The games these players were paired into (by anyone's look or press), if any."""
         q = quick_pairing_table.c
         with self.store._taking_turns(), self.store.engine.connect() as conn:
-            return dict(conn.execute(select(q.user_id, q.game_id).where(q.user_id.in_(users), q.game_id.is_not(None))).all())
+            paired = dict(conn.execute(select(q.user_id, q.game_id).where(q.user_id.in_(users), q.game_id.is_not(None))).all())
+            made = _created(conn, paired.values())
+        return {user: game for user, game in paired.items() if game in made}
 
     def _done(self, users: list[int]) -> None:
         q = quick_pairing_table.c
         with self.store._taking_turns(), self.store.engine.begin() as conn:
             conn.execute(delete(quick_pairing_table).where(q.user_id.in_(users), q.game_id.is_not(None)))
+
+
+def _created(conn: Any, game_ids: Iterable[str]) -> set[str]:
+    """Those of the games paired into that exist: a pairing names its game before the game is
+    created (by this server or another), and a page sent to it earlier would find no game."""
+    game_ids = set(game_ids)
+    if not game_ids:
+        return set()
+    return set(conn.execute(select(games_table.c.id).where(games_table.c.id.in_(game_ids))).scalars())
 
 
 def quick_routes(quick: QuickPairing, handler: Callable[[Any], Any],

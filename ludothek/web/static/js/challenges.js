@@ -248,7 +248,7 @@ function outgoingItem(c, byName) {
     } }, t("challenge_cancel")));
   } else if (c.status === "declined") {
     item.append(el("p", {}, t("challenge_declined"), " ", el("span", { class: "decline-reason" }, reasonText(c))));
-  } else if (c.status === "accepted") {
+  } else if (c.status === "accepted" && c.game_id) {  // (the game's id comes once the game exists)
     item.append(el("a", { class: "btn", href: `/play/${c.game_id}`, "data-link": true }, t("challenge_to_game")));
   }
   return item;
