@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy import delete, func, insert, select, update
@@ -227,13 +227,13 @@ class QuickPairing:
         q = quick_pairing_table.c
         at = self.now()
         with self.store._taking_turns(), self.store.engine.connect() as conn:
-            mine = [dict(r) for r in conn.execute(select(quick_pairing_table).where(q.user_id.in_(users))).mappings()]
+            mine = [dict(r) for r in conn.execute(select(quick_pairing_table, _game_made().label("made"))
+                                                   .where(q.user_id.in_(users))).mappings()]
             waiting = [r for r in mine if r["game_id"] is None]
             pools = sorted({r["pool"] for r in waiting})
             others = [dict(r) for r in conn.execute(select(quick_pairing_table).where(
                 q.pool.in_(pools), q.game_id.is_(None), q.seen > at - ABSENT_SECONDS)).mappings()] if pools else []
             apart = blocked_pairs(conn, {o["user_id"] for o in others}) if len(others) > 1 else set()
-            made = _created(conn, [r["game_id"] for r in mine if r["game_id"] is not None])
         ready = [r["user_id"] for r in sorted(waiting, key=lambda r: r["joined"])
                  if pick(r, [o for o in others if o["pool"] == r["pool"] and o["user_id"] != r["user_id"]
                              and frozenset((r["user_id"], o["user_id"])) not in apart], at)]
@@ -247,15 +247,13 @@ class QuickPairing:
                     conn.execute(update(quick_pairing_table).where(q.user_id.in_(old), q.game_id.is_(None)).values(seen=at))
             if tidy:
                 self._tidied = at
-        return {r["user_id"]: r["game_id"] if r["game_id"] in made else None for r in mine}, ready
+        return {r["user_id"]: r["game_id"] if r["made"] else None for r in mine}, ready
 
     def _games_of(self, users: list[int]) -> dict[int, str]:
         """The games these players were paired into (by anyone's look or press), if any."""
         q = quick_pairing_table.c
         with self.store._taking_turns(), self.store.engine.connect() as conn:
-            paired = dict(conn.execute(select(q.user_id, q.game_id).where(q.user_id.in_(users), q.game_id.is_not(None))).all())
-            made = _created(conn, paired.values())
-        return {user: game for user, game in paired.items() if game in made}
+            return dict(conn.execute(select(q.user_id, q.game_id).where(q.user_id.in_(users), _game_made())).all())
 
     def _done(self, users: list[int]) -> None:
         q = quick_pairing_table.c
@@ -263,13 +261,10 @@ class QuickPairing:
             conn.execute(delete(quick_pairing_table).where(q.user_id.in_(users), q.game_id.is_not(None)))
 
 
-def _created(conn: Any, game_ids: Iterable[str]) -> set[str]:
-    """Those of the games paired into that exist: a pairing names its game before the game is
-    created (by this server or another), and a page sent to it earlier would find no game."""
-    game_ids = set(game_ids)
-    if not game_ids:
-        return set()
-    return set(conn.execute(select(games_table.c.id).where(games_table.c.id.in_(game_ids))).scalars())
+def _game_made() -> Any:
+    """Whether a quick-pairing row's game exists: a pairing names its game a moment before the
+    game is made (by this server or another), and a page sent to it earlier would find no game."""
+    return select(games_table.c.id).where(games_table.c.id == quick_pairing_table.c.game_id).exists()
 
 
 def quick_routes(quick: QuickPairing, handler: Callable[[Any], Any],
