@@ -57,7 +57,10 @@ def two_servers(postgres_url):
     started: list[Server] = []
     try:
         for _ in range(2):
-            started.append(Server(postgres_url, "--bots", "thread", "--rate-limits", "off", "--login-limits", "off"))
+            # one process per server (on PostgreSQL a server starts one per core by default: tests/test_web_workers.py
+            # checks those); two servers on one database are what this checks
+            started.append(Server(postgres_url, "--workers", "1", "--bots", "thread", "--rate-limits", "off",
+                                  "--login-limits", "off"))
         yield postgres_url, started
     finally:
         for server in started:

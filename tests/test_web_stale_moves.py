@@ -27,7 +27,9 @@ def bases(request, tmp_path):
     started: list[Server] = []
     try:
         for _ in range(count):
-            started.append(Server(db, "--bots", "thread", "--rate-limits", "off"))
+            # one process per server (on PostgreSQL a server starts one per core by default: tests/test_web_workers.py
+            # checks those); two servers on one database are what this checks
+            started.append(Server(db, "--workers", "1", "--bots", "thread", "--rate-limits", "off"))
         yield [server.base for server in started]
     finally:
         for server in started:

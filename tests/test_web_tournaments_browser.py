@@ -243,7 +243,9 @@ def two_on_postgres(postgres_url):
     started = []
     try:
         for _ in range(2):
-            started.append(Server(postgres_url, "--bots", "thread", "--rate-limits", "off"))
+            # one process per server (on PostgreSQL a server starts one per core by default: tests/test_web_workers.py
+            # checks those); two servers on one database are what this checks
+            started.append(Server(postgres_url, "--workers", "1", "--bots", "thread", "--rate-limits", "off"))
         yield [s.base for s in started]
     finally:
         for s in started:
