@@ -499,7 +499,7 @@ def _copy_position(board, temp, d, board_to, temp_to, d_to):
         d_to[row, 1] = d[row, 1]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _leaves_one_turn_deep(board, geo, d, side, buf):
     """perft at depth 1: a finished game, or a position without an action, is one leaf."""
     if _no_ones_left(d):
