@@ -2,7 +2,11 @@
 and says why (a shown roll is never taken back), and online the takeback button likewise; the
 "verify the dice" element shows the commitment while the game goes on and the secret once it
 is over. Games with dice are found by their
-protocol, never by name."""
+protocol, never by name.
+
+This module runs in the desktop Chromium (/usr/bin/chromium), the others in its lighter
+headless shell (tests/browser.py): so the browser players use stays checked, on the pages
+where trust in the dice is at stake."""
 
 from __future__ import annotations
 
@@ -15,9 +19,10 @@ from ludothek.core.protocol import CHANCE
 from ludothek.core.record import loads
 from ludothek.core.registry import game_class
 
-from .browser import require_browser, shot
+from .browser import CHROMIUM, require_browser, shot
 
 sync_api = require_browser()
+BROWSER = CHROMIUM
 httpx = pytest.importorskip("httpx")
 
 

@@ -1,9 +1,7 @@
 """Browser tests: Debian's Chromium driven by Playwright against ``ludothek serve``.
 
-Never downloads a browser: they use /usr/bin/chromium (``scripts/install-browser.sh``) and skip
-with a reason when it is missing. Screenshots go to tests/artifacts/ (ignored by git). The other
-browser modules run in Chromium's lighter headless shell; this one keeps checking the desktop
-browser (tests/browser.py).
+Never downloads a browser: they use Debian's Chromium (``scripts/install-browser.sh``) and skip
+with a reason when it is missing. Screenshots go to tests/artifacts/ (ignored by git).
 """
 
 from __future__ import annotations
@@ -15,10 +13,9 @@ import pytest
 
 import ludothek
 
-from .browser import CHROMIUM, require_browser, shot
+from .browser import require_browser, shot
 
 sync_api = require_browser()
-BROWSER = CHROMIUM
 
 httpx = pytest.importorskip("httpx")
 GAMES = ludothek.games()
