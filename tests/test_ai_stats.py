@@ -15,6 +15,10 @@ def test_elo_and_expected_score_are_inverse():
         assert elo_difference(expected_score(elo)) == pytest.approx(elo)
 
 
+def test_an_even_score_is_plus_zero_elo():
+    assert f"{elo_difference(0.5):+.0f}" == "+0"  # not "-0", as -400 log10(1) would be
+
+
 def test_elo_of_clean_sweeps_is_infinite_and_bad_scores_fail():
     assert elo_difference(1.0) == math.inf and elo_difference(0.0) == -math.inf
     with pytest.raises(ValueError):

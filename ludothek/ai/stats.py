@@ -22,7 +22,7 @@ def elo_difference(score: float) -> float:
         return math.inf
     if score == 0.0:
         return -math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0)
+    return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # + 0.0: an even score gives 0, not -0
 
 
 def expected_score(elo: float) -> float:
