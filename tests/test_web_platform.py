@@ -160,6 +160,21 @@ def test_claim_a_game_the_opponent_abandoned(db_url):
         assert "[Termination \"abandon\"]" in client.get(f"/api/games/{game_id}/record").text
 
 
+def test_the_store_stamps_moves_by_the_apps_clock(db_url):
+    """A game's ``updated`` comes from the app's clock, which its claims are counted on: with a
+    clock far from the wall's, the countdown to a claim is still the whole ``claim_after``."""
+    now = [2_000_000_000.0]  # 2033, years from the machine's time
+    with make_client(db_url, claim_after=300, clock=lambda: now[0]) as client:
+        game_id, first, _ = online_game(client)
+        board = client.get(f"/api/games/{game_id}").json()["game"]
+        now[0] += 60
+        moved = client.post(f"/api/games/{game_id}/move", json={"token": first, "move": board["moves"][0]["move"]})
+        assert moved.status_code == 200, moved.text
+        game = client.get(f"/api/games/{game_id}").json()["game"]
+        assert game["updated"] == now[0]
+        assert game["claim_in"] == 300
+
+
 def test_no_claim_in_games_with_a_clock_or_at_home(client):
     hotseat = new_game(client)
     response = client.post(f"/api/games/{hotseat['id']}/claim", json={"token": hotseat["token"]})

@@ -213,7 +213,7 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
     for chat messages written by other server processes."""
     limits = RateLimits(rate_limits)
     hosts = AllowedHosts(allowed_hosts)
-    store = Store(db, sqlite_sync=sqlite_sync)
+    store = Store(db, sqlite_sync=sqlite_sync, clock=clock)
     service = GameService(store, claim_after=claim_after, bot_cap=bot_cap, clock=clock)
     accounts = Accounts(store, LoginLimits(login_limits), password_hasher)
     hub = Hub()

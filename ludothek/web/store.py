@@ -24,6 +24,7 @@ import os
 import queue
 import threading
 import time
+from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
@@ -529,13 +530,16 @@ class _Statements:
 
 
 class Store:
-    def __init__(self, url: str | None = None, echo: bool = False, sqlite_sync: str = "full"):
+    def __init__(self, url: str | None = None, echo: bool = False, sqlite_sync: str = "full",
+                 clock: Callable[[], float] = time.time):
         """``sqlite_sync``: ``full`` (default) syncs every commit to disk, so even a power cut
         loses no acknowledged move; ``normal`` (WAL) survives any crash of the server process
-        but not of the machine."""
+        but not of the machine. ``clock``: the time now for the games' ``updated`` and the
+        ratings' periods (the app's clock, which its deadlines and claims are counted on)."""
         if sqlite_sync not in ("full", "normal"):
             raise ValueError(f"sqlite_sync must be full or normal, not {sqlite_sync!r}")
         self.url = database_url(url)
+        self.clock = clock
         self.is_sqlite = self.url.startswith("sqlite")
         self.is_postgres = is_postgres(self.url)
         kwargs: dict[str, Any] = {"echo": echo}
@@ -752,7 +756,7 @@ class Store:
         moves: list[dict[str, Any]] = []
         notices: list[dict[str, Any]] = []
         rated: list[tuple[GameRow, list[dict[str, float]]]] = []
-        now = time.time()
+        now = self.clock()
         with self._taking_turns():
             cursor = connection.cursor()
             if self.is_sqlite:
