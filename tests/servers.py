@@ -13,6 +13,10 @@ import threading
 import time
 
 READY_TIMEOUT = 240.0
+#: ``serve`` arguments for a server of one process. On PostgreSQL a server starts a worker
+#: process per core by default (and a supervisor): where two servers on one database are what a
+#: test checks, not the workers (tests/test_web_workers.py), that is two processes more apiece.
+ONE_PROCESS = ("--workers", "1")
 
 
 def free_port() -> int:

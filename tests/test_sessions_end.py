@@ -16,7 +16,7 @@ pytest.importorskip("argon2")
 
 from ludothek.web.accounts import CACHE_SECONDS
 
-from .servers import Server
+from .servers import ONE_PROCESS, Server
 
 PASSWORD = "a long passphrase"
 
@@ -57,9 +57,7 @@ def two_servers(postgres_url):
     started: list[Server] = []
     try:
         for _ in range(2):
-            # one process per server (on PostgreSQL a server starts one per core by default: tests/test_web_workers.py
-            # checks those); two servers on one database are what this checks
-            started.append(Server(postgres_url, "--workers", "1", "--bots", "thread", "--rate-limits", "off",
+            started.append(Server(postgres_url, *ONE_PROCESS, "--bots", "thread", "--rate-limits", "off",
                                   "--login-limits", "off"))
         yield postgres_url, started
     finally:

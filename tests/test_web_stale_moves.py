@@ -11,7 +11,7 @@ import pytest
 
 httpx = pytest.importorskip("httpx")
 
-from .servers import Server
+from .servers import ONE_PROCESS, Server
 
 REQUESTS = 30
 
@@ -27,9 +27,7 @@ def bases(request, tmp_path):
     started: list[Server] = []
     try:
         for _ in range(count):
-            # one process per server (on PostgreSQL a server starts one per core by default: tests/test_web_workers.py
-            # checks those); two servers on one database are what this checks
-            started.append(Server(db, "--workers", "1", "--bots", "thread", "--rate-limits", "off"))
+            started.append(Server(db, *ONE_PROCESS, "--bots", "thread", "--rate-limits", "off"))
         yield [server.base for server in started]
     finally:
         for server in started:

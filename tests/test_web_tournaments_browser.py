@@ -11,7 +11,7 @@ from contextlib import closing
 import pytest
 
 from .browser import checked_page, require_browser, shot
-from .servers import Server
+from .servers import ONE_PROCESS, Server
 from .test_web_a11y_browser import axe_source, serious_violations
 from .test_web_accounts_browser import log_in
 
@@ -243,9 +243,7 @@ def two_on_postgres(postgres_url):
     started = []
     try:
         for _ in range(2):
-            # one process per server (on PostgreSQL a server starts one per core by default: tests/test_web_workers.py
-            # checks those); two servers on one database are what this checks
-            started.append(Server(postgres_url, "--workers", "1", "--bots", "thread", "--rate-limits", "off"))
+            started.append(Server(postgres_url, *ONE_PROCESS, "--bots", "thread", "--rate-limits", "off"))
         yield [s.base for s in started]
     finally:
         for s in started:

@@ -16,7 +16,7 @@ pytest.importorskip("psycopg")
 
 import ludothek
 
-from .servers import Server
+from .servers import ONE_PROCESS, Server
 
 
 @pytest.fixture(scope="module")
@@ -29,9 +29,7 @@ def servers(module_postgres_url):
     started: list[Server] = []
     try:
         for _ in range(2):
-            # one process per server (on PostgreSQL a server starts one per core by default: tests/test_web_workers.py
-            # checks those); two servers on one database are what this checks
-            started.append(Server(module_postgres_url, "--workers", "1", "--bots", "thread", "--rate-limits", "off"))
+            started.append(Server(module_postgres_url, *ONE_PROCESS, "--bots", "thread", "--rate-limits", "off"))
         yield [(server.base, server.port) for server in started]
     finally:
         for server in started:
