@@ -12,6 +12,7 @@ import orjson
 from sqlalchemy import event, insert, select
 
 from ludothek.web.lobby import Watcher
+from ludothek.web.players import user_id
 from ludothek.web.quickpair import ABSENT_SECONDS, pick
 from ludothek.web.store import Account, quick_pairing_table
 
@@ -254,18 +255,19 @@ def test_a_pairing_is_told_only_once_its_game_exists(client, monkeypatch):
     between, here or on another server, must not send a page to it yet."""
     ann, ben = player(client, "ann"), player(client, "ben")
     quick = client.app.state.quick
+    ann_id, ben_id = (user_id(quick.store, name) for name in ("ann", "ben"))
     assert ann.post("/api/quick", {"game": "trike", "clock": "3+2"}).json() == {"waiting": "trike|3+2"}
     during = []
     create = quick.service.create
 
     async def create_after_a_lobby_look(*args, **kwargs):
-        during.append((quick._places([1, 2])[0], quick._games_of([1, 2])))
+        during.append((quick._places([ann_id, ben_id])[0], quick._games_of([ann_id, ben_id])))
         return await create(*args, **kwargs)
 
     monkeypatch.setattr(quick.service, "create", create_after_a_lobby_look)
     paired = ben.post("/api/quick", {"game": "trike", "clock": "3+2"}).json()
-    assert during == [({1: None, 2: None}, {})]
-    assert quick._places([1])[0] == {1: paired["game"]} == quick._games_of([1])  # Ann's page is told now
+    assert during == [({ann_id: None, ben_id: None}, {})]
+    assert quick._places([ann_id])[0] == {ann_id: paired["game"]} == quick._games_of([ann_id])  # Ann is told now
 
 
 def test_the_rating_rule():
