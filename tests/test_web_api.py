@@ -371,6 +371,32 @@ def test_websocket_for_a_missing_game(client):
         assert ws.receive_json()["status"] == 404
 
 
+def test_a_move_made_while_a_socket_connects_reaches_it(client, monkeypatch):
+    """The opponent's move is made, and pushed, while the socket's handler reads the game: the
+    page must still hear of it, not be left with the position before it (once, under load, a
+    page waited for good on a game that had ended)."""
+    created = create(client, "trike")
+    game_id, token = created["id"], created["token"]
+    service, runner = client.app.state.service, client.app.state.runner
+    read = service.get_view
+    moved = []
+
+    async def read_then_a_move(gid, *args, **kwargs):
+        seen = await read(gid, *args, **kwargs)
+        if not moved:
+            moved.append(await service.play(gid, token, "d2"))
+            await runner.changed(gid, await read(gid, check=False))
+        return seen
+
+    monkeypatch.setattr(service, "get_view", read_then_a_move)
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        states = [ws.receive_json()]
+        ws.send_json({"type": "nonsense"})  # its error reply comes after everything sent before
+        while (message := ws.receive_json())["type"] != "error":
+            states.append(message)
+    assert moved and max(state["game"]["plies"] for state in states) == 1
+
+
 @pytest.mark.skipif("hexalit" not in GAMES, reason="Hexalit is not registered yet")
 def test_hexalit_doubling_cube_offer_and_drop(client):
     created = create(client, "hexalit", options={"cube": True, "first": "white"})

@@ -554,9 +554,15 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
         # the page connects with ?lang= (the language chosen on it); else the handshake's header
         lang = language_of(ws.query_params.get("lang") or ws.headers.get("accept-language"))
         await ws.accept()
+        # in the room before the game is read: a change made while it is read is pushed to this
+        # page (which drops a state older than its own), not lost between the read and the join
+        hub.join(game_id, ws)
         try:
             view = await service.get_view(game_id)
-        except WebError as exc:
+        except BaseException as exc:
+            hub.leave(game_id, ws)
+            if not isinstance(exc, WebError):
+                raise
             error = {"type": "error", "status": exc.status, **_error_fields(exc, lang)}
             try:
                 await ws.send_text(orjson.dumps(error).decode())
@@ -564,7 +570,6 @@ def create_app(db: str | None = None, bot_executor: str = "process", sqlite_sync
             except WebSocketDisconnect:
                 pass  # the page left before the answer
             return
-        hub.join(game_id, ws)
         client = client_of(ws.scope)
         token: str | None = None
         # the session counts only for a page of this site (no cross-site websocket hijacking)
