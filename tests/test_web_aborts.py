@@ -138,7 +138,7 @@ def test_an_online_game_without_a_clock_waits_but_can_be_aborted(client, clock):
     ann, bob = player(client, "ann"), player(client, "bob")
     game_id, view = friend_game(ann, bob)
     assert view["abort"] is None and view["may_abort"] == [True, True]
-    clock.now += 30 * DAY  # no clock: nobody is bound to a time, the game goes on
+    clock.now += 29 * DAY  # no clock: nobody is bound to a time, the game goes on (a session unused for 30 days ends)
     assert sweep(client) == [] and game(ann, game_id)["status"] == "ongoing"
     assert ann.post(f"/api/games/{game_id}/abort", {}).status_code == 200
     assert_aborted(client, ann, game_id, aborts.BY_PLAYER)

@@ -22,7 +22,7 @@ with warnings.catch_warnings():
 from sqlalchemy import select, update
 
 from ludothek.web import create_app
-from ludothek.web.accounts import PASSWORD_MIN, common_passwords
+from ludothek.web.accounts import PASSWORD_MIN, SESSION_SECONDS, common_passwords
 from ludothek.web.guard import SESSION_COOKIE, csrf_for
 from ludothek.web.store import sessions_table, users_table
 
@@ -432,6 +432,25 @@ def test_a_disabled_account_cannot_log_in_and_its_sessions_end(client):
     Device(client).login("henry", "wrong password", status=401)  # no hint to a guesser
     accounts.set_disabled("henry", False)
     Device(client).login("henry")
+
+
+def test_sessions_and_accounts_keep_the_apps_time(db_url):
+    now = [2_000_000_000.0]  # 2033: far from the machine's clock
+    app = create_app(db_url, bot_executor="thread", rate_limits="off", login_limits="off", warm=False,
+                     password_hasher=FAST, clock=lambda: now[0])
+    with TestClient(app) as client:
+        jack = Device(client)
+        jack.signup("jack")
+        assert _user(app.state.store, "jack")["created"] == now[0]
+        now[0] += SESSION_SECONDS - 60
+        app.state.accounts._cache.clear()
+        assert jack.me()["user"]["name"] == "jack"  # used a minute before its end: it lasts another 30 days
+        now[0] += SESSION_SECONDS - 60
+        app.state.accounts._cache.clear()
+        assert jack.me()["user"]["name"] == "jack"
+        now[0] += SESSION_SECONDS + 1
+        app.state.accounts._cache.clear()
+        assert jack.me()["user"] is None
 
 
 def test_an_expired_session_ends(client):

@@ -138,7 +138,7 @@ class Accounts:
         self.limits.enforce(client, "signup")
         hashed = await self.hashing.run(client, name_key(name), self.hasher.hash, password)
         account = await asyncio.to_thread(self._insert_user, name, hashed)
-        return account, await asyncio.to_thread(self._new_session, account.id), device_cookie(account.id, hashed)
+        return account, await asyncio.to_thread(self._new_session, account.id), device_cookie(account.id, hashed, self.store.clock())
 
     async def login(self, name: Any, password: Any, client: str,
                     device: str | None = None) -> tuple[Account, str, str]:
@@ -154,7 +154,7 @@ class Accounts:
         self.limits.refuse_if_spent(pair, "pair")
         row = await asyncio.to_thread(self._user_row, key) if len(name) <= 64 else None
         stored = row["password"] if row is not None else self._dummy_hash()
-        known = row is not None and knows_device(device, row["id"], stored)
+        known = row is not None and knows_device(device, row["id"], stored, self.store.clock())
         if not known:
             self.limits.refuse_if_spent(key, "account")
         good = len(password) <= PASSWORD_MAX and await self.hashing.run(
@@ -171,7 +171,7 @@ class Accounts:
             stored = await self.hashing.run(client, key, self.hasher.hash, password)
             await asyncio.to_thread(self._set_password_hash, row["id"], stored, False)
         account = Account(row["id"], row["name"])
-        return account, await asyncio.to_thread(self._new_session, account.id), device_cookie(account.id, stored)
+        return account, await asyncio.to_thread(self._new_session, account.id), device_cookie(account.id, stored, self.store.clock())
 
     async def logout(self, secret: str | None) -> None:
         if secret:
@@ -218,7 +218,7 @@ class Accounts:
             return conn.execute(query).mappings().first()
 
     def _insert_user(self, name: str, hashed: str) -> Account:
-        values = {"name": name, "name_key": name_key(name), "password": hashed, "created": time.time(),
+        values = {"name": name, "name_key": name_key(name), "password": hashed, "created": self.store.clock(),
                   "disabled": None}
         try:
             with self.store._taking_turns(), self.store.engine.begin() as conn:
@@ -229,7 +229,7 @@ class Accounts:
 
     def _new_session(self, user_id: int) -> str:
         secret = secrets.token_urlsafe(32)
-        now = time.time()
+        now = self.store.clock()
         with self.store._taking_turns(), self.store.engine.begin() as conn:
             conn.execute(delete(sessions_table).where(sessions_table.c.expires < now))  # ended ones
             conn.execute(insert(sessions_table).values(id=session_digest(secret), user_id=user_id, created=now,
@@ -241,7 +241,7 @@ class Accounts:
             conn.execute(delete(sessions_table).where(sessions_table.c.id == digest))
 
     def _session_account(self, digest: str) -> Account | None:
-        now = time.time()
+        now = self.store.clock()
         query = (select(users_table.c.id, users_table.c.name, users_table.c.disabled, sessions_table.c.seen,
                         sessions_table.c.expires)
                  .select_from(sessions_table.join(users_table, users_table.c.id == sessions_table.c.user_id))
@@ -286,7 +286,7 @@ class Accounts:
         a session, or None), live sessions and games (those it owns a seat in)."""
         sessions = (select(sessions_table.c.user_id, func.max(sessions_table.c.seen).label("seen"),
                            func.count().label("sessions"))
-                    .where(sessions_table.c.expires > time.time()).group_by(sessions_table.c.user_id).subquery())
+                    .where(sessions_table.c.expires > self.store.clock()).group_by(sessions_table.c.user_id).subquery())
         query = (select(users_table.c.id, users_table.c.name, users_table.c.created, users_table.c.disabled,
                         sessions.c.seen, sessions.c.sessions)
                  .select_from(users_table.outerjoin(sessions, sessions.c.user_id == users_table.c.id))
@@ -310,6 +310,6 @@ class Accounts:
         row = self.user(name)
         with self.store._taking_turns(), self.store.engine.begin() as conn:
             conn.execute(update(users_table).where(users_table.c.id == row["id"])
-                         .values(disabled=time.time() if disabled else None))
+                         .values(disabled=self.store.clock() if disabled else None))
             if disabled:
                 self._end_sessions(conn, row["id"])

@@ -22,7 +22,6 @@ import asyncio
 import hashlib
 import json
 import logging
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -186,7 +185,7 @@ class Analyses:
 
     def _save(self, game_id: str, plies: int, result: dict[str, Any]) -> None:
         values = {"game_id": game_id, "format": FORMAT, "plies": plies,
-                  "result": json.dumps(result, ensure_ascii=False), "created": time.time()}
+                  "result": json.dumps(result, ensure_ascii=False), "created": self.store.clock()}
         try:
             with self.store._taking_turns(), self.store.engine.begin() as conn:
                 conn.execute(analyses_table.delete().where(analyses_table.c.game_id == game_id,

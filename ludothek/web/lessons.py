@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-import time
 from collections.abc import Awaitable, Callable
 from functools import cache
 from typing import Any
@@ -303,7 +302,7 @@ class Progress:
 
     def add(self, user_id: int, items: list[tuple[str, str]]) -> None:
         have = {(g, s) for g, steps in self.of(user_id).items() for s in steps}
-        now = time.time()
+        now = self.store.clock()
         for game, step in items:
             if (game, step) in have:
                 continue
