@@ -638,6 +638,8 @@ def match(game: str, agent_a: str, agent_b: str, games_count: int, workers: int,
 @click.option("--lr", type=Finite(1e-7, 1.0), default=1e-3, show_default=True, help="Adam's learning rate.")
 @click.option("--outcome-weight", type=Finite(0.0, 1.0), default=0.0, show_default=True,
               help="Share of the game's result in the target (the rest: the search's value).")
+@click.option("--symmetries/--no-symmetries", default=True, show_default=True,
+              help="Fit each position also reflected and with the colours swapped (4x the positions).")
 @click.option("--l2", type=Finite(0.0, 1.0), default=1e-4, show_default=True, help="L2 penalty on the first layer.")
 @click.option("--workers", type=click.IntRange(1), default=1, show_default=True, help="Self-play processes.")
 @click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
@@ -651,28 +653,27 @@ def match(game: str, agent_a: str, agent_b: str, games_count: int, workers: int,
 @click.option("--data", type=FilePath(), default=None,
               help="Self-play data file: used if it exists (same data settings), else written (to fit other nets).")
 def train(game: str, positions: int, epochs: int, seed: int, nodes: int, hidden: int, batch: int, lr: float,
-          outcome_weight: float, l2: float, workers: int, ray_address: str | None, out: str, checkpoint: str | None,
-          resume: str | None, data: str | None) -> None:
+          outcome_weight: float, l2: float, symmetries: bool, workers: int, ray_address: str | None, out: str,
+          checkpoint: str | None, resume: str | None, data: str | None) -> None:
     """Train GAME's learned evaluation: self-play data labelled by search, then a small net.
 
     Progress bars on stderr; a checkpoint is written every few chunks of games and every
     epoch, and --resume continues from it. The summary (errors on held-out games) is printed
     as JSON."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import TimeRemainingColumn
 
-    from .core.registry import game_spec
+    from .core.registry import game_spec, games
     from .core.spec import load_target
-
-    from .core.registry import games
 
     spec = game_spec(game)
     if not spec.trainer:
         raise Failure(TEXTS("no_trainer", game=repr(game), games=", ".join(g for g in games() if game_spec(g).trainer)))
     module = load_target(spec.trainer.partition(":")[0])
     settings = module.settings_from(game, positions=positions, epochs=epochs, seed=seed, nodes=nodes, hidden=hidden,
-                                    batch=batch, lr=lr, outcome_weight=outcome_weight, l2=l2, workers=workers,
-                                    ray_address=ray_address, out=out, checkpoint=checkpoint, resume=resume,
-                                    data=data)
+                                    batch=batch, lr=lr, outcome_weight=outcome_weight, l2=l2, symmetries=symmetries,
+                                    workers=workers, ray_address=ray_address, out=out, checkpoint=checkpoint,
+                                    resume=resume, data=data)
     with Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[info]}"),
         TimeElapsedColumn(), TimeRemainingColumn(),

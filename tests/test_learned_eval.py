@@ -149,6 +149,101 @@ def test_the_net_agent_plays_whole_games(game):
         assert result.result != "*" and result.plies > 0
 
 
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_symmetric_images_keep_the_hand_evaluation(game):
+    """The training's images of a position (reflected; half-turned with the colours swapped)
+    are judged by the hand evaluation as the position is (negated for the colour swap), its
+    mobility and 1-safety terms included: the rules are the same on the images."""
+    from ludothek.games.dice.training import with_symmetries
+
+    kernel_game, jumps = GAMES[game]
+    positions = _positions(game, 40, seed=8)
+    boards = np.array([p[0] for p in positions])
+    temps = np.array([p[1] for p in positions])
+    sides = np.array([p[2] for p in positions], np.int8)
+    hands = np.array([K.static_pawns(kernel_game, b, t, s, T.GEO, jumps, WEIGHTS[kernel_game]) for b, t, s in positions])
+    assert len(set(hands.round(6))) > 10  # positions that differ
+    data = {"boards": boards, "temps": temps, "sides": sides, "hands": hands, "labels": np.tanh(hands),
+            "results": np.sign(hands), "chunks": np.arange(len(hands), dtype=np.int32)}
+    images = with_symmetries(data)
+    assert len(images["hands"]) == 4 * len(hands)
+    assert len({b.tobytes() for b in images["boards"]}) > 3 * len(hands)  # the images differ from the positions
+    judged = [K.static_pawns(kernel_game, b, t, s, T.GEO, jumps, WEIGHTS[kernel_game])
+              for b, t, s in zip(images["boards"], images["temps"], images["sides"])]
+    np.testing.assert_allclose(judged, images["hands"], atol=1e-9)
+    np.testing.assert_allclose(np.tanh(images["hands"]), images["labels"], atol=1e-12)
+    np.testing.assert_array_equal(np.tile(data["chunks"], 4), images["chunks"])
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_sums_carried_down_the_frames_are_each_positions_own(game):
+    """The search keeps the net's first-layer sums per frame and updates a child's from its
+    parent's by the cells that changed: along a game, with frames skipped and a line replaced
+    halfway (a new move pushed), every frame's sums equal those made from its position."""
+    from ludothek.games.dice.net_kernels import frame_sums, position_sums
+
+    kernel_game, _ = GAMES[game]
+    w = _search_weights(kernel_game, _random_net(6, seed=12))
+    lines = [_positions_in_a_row(game, 40, seed) for seed in (1, 2)]
+    boards = np.array([b for b, _ in lines[0]])
+    temps = np.array([t for _, t in lines[0]])
+    sums, known = np.zeros((len(boards), 6)), np.zeros(len(boards), np.int64)
+
+    def check(frames):
+        for p in frames:
+            frame_sums(boards, temps, sums, known, p, w, N.NET_START)
+            whole = np.empty(6)
+            position_sums(boards[p], temps[p], whole, w, N.NET_START)
+            np.testing.assert_allclose(sums[p], whole, rtol=1e-9, atol=1e-9)
+
+    check([0, 1, 2, 7, 8, 20, 39])
+    boards[20:] = [b for b, _ in lines[1][20:]]  # another line from frame 20 on
+    temps[20:] = [t for _, t in lines[1][20:]]
+    known[20:] = 0
+    check([25, 21, 39])
+    assert known[20:].all()
+
+
+def _positions_in_a_row(game, count, seed):
+    rng = random.Random(seed)
+    state, found = new_game(game), []
+    while len(found) < count:
+        if state.is_over():
+            state = new_game(game)
+        if state.current_player() == CHANCE:
+            outcomes, weights = zip(*state.chance_outcomes())
+            state.play(rng.choices(outcomes, weights)[0])
+        else:
+            state.play(rng.choice(state.legal_actions()))
+        found.append((state.board.copy(), np.array(getattr(state, "temp", np.zeros(T.SIZE, np.bool_)), np.bool_)))
+    return found
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_after_a_search_every_frame_with_known_sums_has_its_positions_own(game):
+    """A push that forgot to clear a frame's mark would leave sums of another position there."""
+    from ludothek.ai.base import make_agent
+    from ludothek.games.dice import search_kernels as SK
+    from ludothek.games.dice.net_kernels import position_sums
+
+    agent = make_agent("alphabeta_net:3000", game, seed=1)
+    state = new_game(game)
+    rng = random.Random(5)
+    for _ in range(12):
+        if state.current_player() == CHANCE:
+            outcomes, weights = zip(*state.chance_outcomes())
+            state.play(rng.choices(outcomes, weights)[0])
+        else:
+            state.play(agent.choose(state))
+    tables = agent.compiled_tables
+    known = np.flatnonzero(tables.ints[:, SK.F_SUMS])
+    assert len(known) >= 4
+    whole = np.empty(tables.sums.shape[1])
+    for p in known:
+        position_sums(tables.boards[p], tables.temps[p], whole, tables.weights, N.NET_START)
+        np.testing.assert_allclose(tables.sums[p], whole, rtol=1e-9, atol=1e-9)
+
+
 def _train(runner, tmp_path, *extra):
     return runner.invoke(main, ["train", "trigeo", "--positions", "150", "--nodes", "40", "--hidden", "4",
                                 "--batch", "32", "--seed", "3", *extra], catch_exceptions=False)

@@ -212,5 +212,13 @@ def mirror(cell: int) -> int:
     return index(7 - r, 14 - c)
 
 
+def reflect(cell: int) -> int:
+    """The left-right image ``(r, c) -> (r, 14 - c)``."""
+    r, c = COORDS[cell]
+    return index(r, 14 - c)
+
+
 MIRROR = np.array([mirror(i) for i in range(SIZE)], dtype=np.int16)
 MIRROR.setflags(write=False)
+REFLECT = np.array([reflect(i) for i in range(SIZE)], dtype=np.int16)
+REFLECT.setflags(write=False)

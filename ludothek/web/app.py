@@ -37,8 +37,9 @@ from .admission import DEFAULT_MAX_WEBSOCKETS, AllowedHosts, HostCheck, WebSocke
 from .analysis import analysis_routes
 from .berserk import berserk
 from .boards import adapter
-from .challenges import Challenges, challenge_routes
 from .botpool import PoolClosed
+from .challenges import Challenges, challenge_routes
+from .chat import Chat, ChatLimits, chat_routes
 from .devices import DEVICE_COOKIE, DEVICE_PATH, DEVICE_SECONDS
 from .errors import RetryLater
 from .follows import Follows, follow_routes
@@ -63,12 +64,11 @@ from .notify import PgListener
 from .observe import ObservedStarlette
 from .puzzles import puzzle_routes
 from .quickpair import QuickPairing, quick_routes
-from .chat import Chat, ChatLimits, chat_routes
-from .tournaments import Tournaments, tournament_routes
 from .runner import Runner
 from .service import GameService, WebError, bot_levels, client_options, game_catalog
 from .store import Account, Store
 from .texts import TEXTS
+from .tournaments import Tournaments, tournament_routes
 from .warm import WarmGate, Warming, preview_json
 
 log = logging.getLogger("ludothek.web")

@@ -1,8 +1,11 @@
 """The learned evaluation's forward pass, compiled (the NumPy reference: :mod:`.net`).
 
 ``w`` is the search's weights array: the hand evaluation's weights, then from
-:data:`.net.NET_START` the packed net (:func:`.net.pack`). Only the occupied cells' rows of
-the first layer are added, so a pass costs about (dice + 1) x hidden additions.
+:data:`.net.NET_START` the packed net (:func:`.net.pack`). The first layer's sums over the
+dice of a position (the rows of the occupied cells and of Hexalit's temporary dice) cost
+about (dice + 1) x hidden additions; the search keeps them per frame instead and updates a
+child's from its parent's by the cells the move changed (:func:`frame_sums`, as chess
+engines' NNUE do), so a leaf costs a few rows and the hidden layer.
 """
 
 import numpy as np
@@ -17,32 +20,82 @@ SIDE_INPUT = TEMP_INPUT + 2 * CELLS
 HEADER = 4
 
 
+@njit(cache=True, inline="always")
+def _first_layer(w, start):
+    """The net's hidden units and where its first layer's rows start in ``w``."""
+    hidden = np.int64(w[start])
+    return hidden, start + HEADER + 2 * hidden
+
+
+@njit(cache=True, inline="always")
+def _add_cell(sums, board, temp, c, sign, w, o_w1, hidden):
+    """Add (``sign`` 1) or take away (-1) cell ``c``'s rows: its die's face, its temporary die."""
+    v = board[c]
+    if v == 0:
+        return
+    face = v - 1 if v > 0 else 5 - v
+    base = o_w1 + (c * FACE_PLANES + face) * hidden
+    for j in range(hidden):
+        sums[j] += sign * w[base + j]
+    if temp[c]:
+        base = o_w1 + (TEMP_INPUT + 2 * c + (0 if v > 0 else 1)) * hidden
+        for j in range(hidden):
+            sums[j] += sign * w[base + j]
+
+
+@njit(cache=True)
+def position_sums(board, temp, sums, w, start):
+    """``sums[:hidden]`` = the first layer's sums over the position's dice."""
+    hidden, o_w1 = _first_layer(w, start)
+    for j in range(hidden):
+        sums[j] = 0.0
+    for c in range(CELLS):
+        _add_cell(sums, board, temp, c, 1.0, w, o_w1, hidden)
+
+
+@njit(cache=True)
+def frame_sums(boards, temps, sums, known, p, w, start):
+    """Bring ``sums[p]`` up to frame ``p``'s position: from the nearest frame at or above it
+    whose sums are known (``known[q] != 0``; frame 0's are made whole if not), each frame
+    below it from its parent's by the cells whose die changed. A frame a move overwrites
+    must have ``known`` cleared."""
+    hidden, o_w1 = _first_layer(w, start)
+    q = p
+    while q > 0 and known[q] == 0:
+        q -= 1
+    if known[q] == 0:
+        position_sums(boards[q], temps[q], sums[q], w, start)
+        known[q] = 1
+    for r in range(q + 1, p + 1):
+        for j in range(hidden):
+            sums[r, j] = sums[r - 1, j]
+        for c in range(CELLS):
+            if boards[r, c] != boards[r - 1, c] or temps[r, c] != temps[r - 1, c]:
+                _add_cell(sums[r], boards[r - 1], temps[r - 1], c, -1.0, w, o_w1, hidden)
+                _add_cell(sums[r], boards[r], temps[r], c, 1.0, w, o_w1, hidden)
+        known[r] = 1
+
+
+@njit(cache=True)
+def net_from_sums(sums, side, hand, w, start):
+    """Pawns for White: the net at ``w[start:]`` given its first layer's sums over the dice
+    and the hand evaluation ``hand``."""
+    hidden, o_w1 = _first_layer(w, start)
+    o_b1 = start + HEADER
+    o_w2 = o_b1 + hidden
+    sgn = 1.0 if side == 0 else -1.0
+    base = o_w1 + SIDE_INPUT * hidden
+    z = w[start + 2] * hand + w[start + 3]
+    for j in range(hidden):
+        h = w[o_b1 + j] + sgn * w[base + j] + sums[j]
+        if h > 0.0:
+            z += h * w[o_w2 + j]
+    return z
+
+
 @njit(cache=True)
 def net_pawns(board, temp, side, hand, w, start):
     """Pawns for White: the net at ``w[start:]`` given the hand evaluation ``hand``."""
-    hidden = np.int64(w[start])
-    o_b1 = start + HEADER
-    o_w2 = o_b1 + hidden
-    o_w1 = o_w2 + hidden
-    h = np.empty(hidden)
-    sgn = 1.0 if side == 0 else -1.0
-    base = o_w1 + SIDE_INPUT * hidden
-    for j in range(hidden):
-        h[j] = w[o_b1 + j] + sgn * w[base + j]
-    for c in range(CELLS):
-        v = board[c]
-        if v == 0:
-            continue
-        face = v - 1 if v > 0 else 5 - v
-        base = o_w1 + (c * FACE_PLANES + face) * hidden
-        for j in range(hidden):
-            h[j] += w[base + j]
-        if temp[c]:
-            base = o_w1 + (TEMP_INPUT + 2 * c + (0 if v > 0 else 1)) * hidden
-            for j in range(hidden):
-                h[j] += w[base + j]
-    z = w[start + 2] * hand + w[start + 3]
-    for j in range(hidden):
-        if h[j] > 0.0:
-            z += h[j] * w[o_w2 + j]
-    return z
+    sums = np.empty(np.int64(w[start]))
+    position_sums(board, temp, sums, w, start)
+    return net_from_sums(sums, side, hand, w, start)

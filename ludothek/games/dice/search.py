@@ -33,7 +33,9 @@ and 60 games, with late-move reductions on both sides) and is off.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -97,6 +99,7 @@ class SearchTables:
         self.buf = np.zeros(width, np.int32)
         self.masks = np.zeros((frames, ROWS, 2), np.uint64)  # Trigeo's, kept with the boards
         self.weights = WEIGHTS[game]  # read-only, as every evaluation's weights (one compiled signature)
+        self._sums = np.zeros((frames, 1))
         self.generation = 0
         self.par[K.P_GAME] = game
 
@@ -105,10 +108,19 @@ class SearchTables:
         self.tt[:] = 0
         self.ec[:] = 0
 
+    @property
+    def sums(self) -> np.ndarray:
+        """Each frame's first-layer sums of the learned net the weights carry (one column if none)."""
+        hidden = int(self.weights[K.NET_START]) if len(self.weights) > K.NET_START else 1
+        if self._sums.shape[1] != hidden:
+            self._sums = np.zeros((K.MAX_FRAMES, hidden))
+        return self._sums
+
     def _run(self, g_keys, g_counts, root_moves, root_scores, jumps, limit: int) -> int:
         return K.run(self.par, self.reg, self.freg, self.ints, self.flts, self.hashes, self.boards, self.temps,
                      self.moves, self.scores, self.pv, self.killers, self.history, self.tt, self.ec,
-                     g_keys, g_counts, root_moves, root_scores, T.GEO, jumps, self.buf, self.masks, self.weights, limit)
+                     g_keys, g_counts, root_moves, root_scores, T.GEO, jumps, self.buf, self.masks, self.sums,
+                     self.weights, limit)
 
 
 def _aligned_zeros(count: int, dtype: np.dtype, align: int = 64) -> np.ndarray:
@@ -253,6 +265,12 @@ def _first_frame(tables: SearchTables, root: Root) -> None:
 PARTS = ("evaluation", "captures", "moves", "status", "move")
 
 
+def parts_of(game_warm_part: Callable[[str], None]) -> dict[str, Callable[[], None]]:
+    """A game's :data:`PARTS`, each a call of its ``warm_part`` (what its knowledge module's
+    ``warm_parts`` hands out)."""
+    return {part: partial(game_warm_part, part) for part in PARTS}
+
+
 def warm_part(root: Root, part: str) -> None:
     """Compile one of :data:`PARTS` by a call from Python on ``root``, with the argument types
     the search passes it. A process warming up beside the one compiling the search compiles
@@ -264,10 +282,11 @@ def warm_part(root: Root, part: str) -> None:
     tables.weights = weights_of(DEFAULTS[root.game], root.game)
     _first_frame(tables, root)
     lo, hi = (np.uint64(mask) for mask in jump_masks(root.jumps))  # numba hands back Python ints
-    game, side, mover_moves = tables.par[K.P_GAME], tables.ints[0, K.F_SIDE], tables.ints[0, K.F_MOVERN]
+    game, side = tables.par[K.P_GAME], tables.ints[0, K.F_SIDE]
     board, temp, masks, moves = tables.boards[0], tables.temps[0], tables.masks[0], tables.moves[0]
     if part == "evaluation":
-        K.evaluate(game, board, temp, masks, side, T.GEO, root.jumps, lo, hi, mover_moves, tables.buf, tables.weights)
+        K.evaluate_frame(game, tables.boards, tables.temps, tables.sums, tables.ints, 0, masks, T.GEO, root.jumps, lo, hi,
+                         tables.buf, tables.weights)
     elif part == "captures":
         K.free_captures(board, masks, T.GEO, side, root.jumps, lo, hi, moves)
         K.masked_captures(board, masks, T.GEO, side, root.jumps, lo, hi, moves)

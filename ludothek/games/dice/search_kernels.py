@@ -44,7 +44,7 @@ from ..trigeo.kernels import (
 )
 from .eval_kernels import W_TEMPO, WEIGHT_NAMES, masked_evaluate_white
 from .masks import ROWS, dice_masks
-from .net_kernels import net_pawns
+from .net_kernels import frame_sums, net_from_sums, net_pawns
 from .masks import jump_masks, masked_count_moves
 from ...core.borrow import borrowed
 from .kernels import CELLS, PROMO, ZOBRIST, count_moves, count_ones, move_hash_delta
@@ -70,8 +70,9 @@ R_P, R_MODE, R_NODES, R_HORIZON, R_ROOT_DONE, R_ROOT_BEST, R_EVALS, R_GENERATED 
 N_REG = 8
 FR_RET = 0
 # frame ints
+# (F_SUMS: 1 when the frame's first-layer sums of a learned net are its position's; a push clears it)
 F_SIDE, F_DEPTH, F_KIND, F_N, F_I, F_MOVE, F_CALL, F_BESTMOVE, F_TURNS, F_IRREV, F_CHECK, \
-    F_LEFT, F_FACE, F_ROLL, F_PVLEN, F_MOVERN, F_SEARCHED, F_NULLOK, F_TTMOVE = range(19)
+    F_LEFT, F_FACE, F_ROLL, F_PVLEN, F_MOVERN, F_SEARCHED, F_NULLOK, F_TTMOVE, F_SUMS = range(20)
 N_INTS = 20
 # frame floats
 X_ALPHA, X_BETA, X_ALPHA0, X_BETA0, X_BEST, X_SUM = range(6)
@@ -223,6 +224,23 @@ def evaluate(game, board, temp, d, side, geo, jumps, jump_lo, jump_hi, mover_mov
     pawns = white_pawns(game, board, temp, d, side, geo, jumps, jump_lo, jump_hi, mover_moves, buf, w)
     if w.shape[0] > NET_START:
         pawns = net_pawns(board, temp, side, pawns, w, NET_START)
+    return _for_side(game, pawns, side)
+
+
+@njit(cache=True)
+def evaluate_frame(game, boards, temps, sums, ints, p, d, geo, jumps, jump_lo, jump_hi, buf, w):
+    """:func:`evaluate` of frame ``p``, a net's first layer summed from the frames above it
+    (:func:`.net_kernels.frame_sums`)."""
+    side = ints[p, F_SIDE]
+    pawns = white_pawns(game, boards[p], temps[p], d, side, geo, jumps, jump_lo, jump_hi, ints[p, F_MOVERN], buf, w)
+    if w.shape[0] > NET_START:
+        frame_sums(boards, temps, sums, ints[:, F_SUMS], p, w, NET_START)
+        pawns = net_from_sums(sums[p], side, pawns, w, NET_START)
+    return _for_side(game, pawns, side)
+
+
+@njit(cache=True, inline="always")
+def _for_side(game, pawns, side):
     if game == TRIGEO:
         value = trigeo_eval.squash(pawns)
     else:
@@ -381,6 +399,7 @@ def _push_move(game, ints, flts, hashes, boards, temps, masks, p, move, depth, a
             ints[c, F_TURNS] = ints[p, F_TURNS] + 1
             hashes[c] = position_hash(boards[c], temps[c], 1 - side)
     ints[c, F_IRREV] = irrev
+    ints[c, F_SUMS] = 0
     ints[c, F_DEPTH] = depth
     ints[c, F_KIND] = kind
     ints[c, F_LEFT] = left
@@ -401,6 +420,7 @@ def _push_outcome(ints, flts, hashes, boards, temps, p, face):
     ints[c, F_TURNS] = ints[p, F_TURNS] + 1
     hashes[c] = position_hash(boards[c], temps[c], 1 - roller)
     ints[c, F_IRREV] = ints[p, F_IRREV]
+    ints[c, F_SUMS] = 0
     ints[c, F_DEPTH] = ints[p, F_DEPTH]
     ints[c, F_KIND] = K_DEC
     ints[c, F_LEFT] = 0
@@ -421,6 +441,7 @@ def _push_null(game, ints, flts, hashes, boards, temps, masks, p, depth, alpha, 
     ints[c, F_SIDE] = 1 - side
     ints[c, F_TURNS] = ints[p, F_TURNS] + 1
     ints[c, F_IRREV] = c
+    ints[c, F_SUMS] = 0
     ints[c, F_DEPTH] = depth
     ints[c, F_KIND] = K_DEC
     ints[c, F_LEFT] = 0
@@ -462,7 +483,7 @@ def start_iteration(par, reg, freg, ints, flts, killers, depth):
 
 @njit(cache=True)
 def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, killers, history, tt, ec,
-        g_keys, g_counts, root_moves, root_scores, geo, jumps, buf, masks, weights, limit):
+        g_keys, g_counts, root_moves, root_scores, geo, jumps, buf, masks, sums, weights, limit):
     """Search until ``limit`` nodes have been counted in all (``PAUSED``) or the root move
     list is done (``DONE``); see the module docstring."""
     # borrowed views (ludothek.core.borrow): the caller owns every array for the whole call
@@ -472,6 +493,7 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
     tt, ec, g_keys, g_counts = borrowed(tt), borrowed(ec), borrowed(g_keys), borrowed(g_counts)
     root_moves, root_scores = borrowed(root_moves), borrowed(root_scores)
     geo, jumps, buf, masks, weights = borrowed(geo), borrowed(jumps), borrowed(buf), borrowed(masks), borrowed(weights)
+    sums = borrowed(sums)
     game = par[P_GAME]
     plies_left = par[P_PLIES_LEFT]
     quiescence = par[P_QUIESCENCE]
@@ -585,7 +607,7 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
             if kind == K_QS:
                 if not have_stand:
                     reg[R_EVALS] += 1
-                    stand = evaluate(game, board, temp, dm, side, geo, jumps, jump_lo, jump_hi, ints[p, F_MOVERN], buf, weights)
+                    stand = evaluate_frame(game, boards, temps, sums, ints, p, dm, geo, jumps, jump_lo, jump_hi, buf, weights)
                     if use_ec:
                         e = np.int64(h & ec_mask)
                         ec[e].key = h
@@ -686,7 +708,7 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
                 if use_ec and ec[np.int64(h & ec_mask)].key == h:
                     static = ec[np.int64(h & ec_mask)].value
                 else:
-                    static = evaluate(game, board, temp, dm, side, geo, jumps, jump_lo, jump_hi, ints[p, F_MOVERN], buf, weights)
+                    static = evaluate_frame(game, boards, temps, sums, ints, p, dm, geo, jumps, jump_lo, jump_hi, buf, weights)
                 if static >= beta:
                     ints[p, F_CALL] = C_NULL
                     _push_null(game, ints, flts, hashes, boards, temps, masks, p, depth - 1 - null_r, -beta, -_down(beta))

@@ -35,7 +35,7 @@ from .texts import TEXTS
 #: settings that shape the data, and those that shape the net too: a data file serves
 #: only the same data settings, a checkpoint resumes only with the same settings
 DATA = ("game", "positions", "seed", "nodes", "random_plies")
-SHAPING = DATA + ("hidden", "batch", "lr", "outcome_weight", "l2")
+SHAPING = DATA + ("hidden", "batch", "lr", "outcome_weight", "l2", "symmetries")
 
 
 @dataclass
@@ -50,6 +50,8 @@ class Settings:
     lr: float = 1e-3
     outcome_weight: float = 0.0
     l2: float = 1e-4
+    #: fit every position also in its three symmetric images (:func:`with_symmetries`)
+    symmetries: bool = True
     random_plies: int = 6
     games_per_chunk: int = 4
     workers: int = 1
@@ -135,6 +137,29 @@ def _prefix(chunks: dict[int, dict], positions: int) -> tuple[dict | None, int]:
             return {f: v[:positions] for f, v in data.items()}, total
         i += 1
     return None, total
+
+
+def with_symmetries(data: dict) -> dict:
+    """The positions and their images under the board's symmetries, which the rules and the
+    hand evaluation respect (a test checks): the left-right reflection (same values) and the
+    half-turn with the colours and the side to move swapped (values negated), and both. A
+    copy keeps its game's chunk, so held-out games stay held out."""
+    from ...boards import triangle66 as T
+
+    images = [data]
+    for cells, swap in ((T.REFLECT, False), (T.MIRROR, True)):
+        for source in list(images):
+            image = dict(source)
+            image["boards"] = np.empty_like(source["boards"])
+            image["boards"][:, cells] = -source["boards"] if swap else source["boards"]
+            image["temps"] = np.empty_like(source["temps"])
+            image["temps"][:, cells] = source["temps"]
+            if swap:
+                image["sides"] = (1 - source["sides"]).astype(source["sides"].dtype)
+                for field in ("hands", "labels", "results"):
+                    image[field] = -source[field]
+            images.append(image)
+    return _join(images)
 
 
 # ---------------------------------------------------------------------- checkpoints
@@ -313,9 +338,12 @@ def train(game: str, settings: Settings, progress: Callable[[str, int, int, str]
             _save_checkpoint(settings.data, settings, chunks, data, None, None, 0, [])
 
     # 2. fit
+    # (the errors are measured on the held-out games' own positions, the fit sees their images too)
+    fitted = with_symmetries(data) if settings.symmetries else data
+    fitted_target = targets(fitted, settings.outcome_weight)
+    train_rows = np.flatnonzero(fitted["chunks"] % 10 != 9)
     target = targets(data, settings.outcome_weight)
     held = data["chunks"] % 10 == 9
-    train_rows = np.flatnonzero(~held)
     if params is None:
         params = N.init_params(settings.hidden, np.random.default_rng([settings.seed, 0]))
         adam = {"t": 0, "m": {k: np.zeros_like(v) for k, v in params.items()},
@@ -331,8 +359,8 @@ def train(game: str, settings: Settings, progress: Callable[[str, int, int, str]
         losses = []
         for s in range(steps):
             rows = order[s * settings.batch:(s + 1) * settings.batch]
-            x = N.features(data["boards"][rows], data["temps"][rows], data["sides"][rows])
-            loss, grads = N.loss_and_grads(params, x, data["hands"][rows], target[rows])
+            x = N.features(fitted["boards"][rows], fitted["temps"][rows], fitted["sides"][rows])
+            loss, grads = N.loss_and_grads(params, x, fitted["hands"][rows], fitted_target[rows])
             grads["W1"] = grads["W1"] + settings.l2 * params["W1"]
             _adam_step(params, grads, adam, settings.lr)
             losses.append(loss)

@@ -118,9 +118,7 @@ def warm_up() -> None:
 def warm_parts() -> dict:
     """The parts of the compiled alpha-beta that another process may compile while this one
     runs :func:`warm_up` (:func:`ludothek.ai.knowledge.warm_parts`)."""
-    from functools import partial
-
-    from ..dice.search import PARTS
+    from ..dice.search import parts_of
     from . import search
 
-    return {part: partial(search.warm_part, part) for part in PARTS}
+    return parts_of(search.warm_part)
