@@ -127,7 +127,8 @@ def agent_names(game: str | None = None, own: bool = True) -> list[str]:
 
 def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
     """An agent from a spec such as ``random``, ``mcts:500`` or ``bot:3``."""
-    name, _, argument = str(spec).strip().lower().partition(":")
+    name, _, argument = str(spec).strip().partition(":")
+    name = name.lower()  # (the argument keeps its case: a file's path may need it)
     target = _AGENTS.get(name) or game_spec(game).agents.get(name)
     if target is None:
         if name in agent_names():

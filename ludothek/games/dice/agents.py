@@ -45,6 +45,7 @@ def weights_from(assignments: list[str]) -> dict[str, float]:
     found = {}
     for assignment in assignments:
         name, _, text = assignment.strip().partition("=")
+        name = name.lower()
         if name not in WEIGHT_NAMES:
             raise OptionError(TEXTS("weight_name", agent="alphabeta_with", weight=repr(name),
                                     known=", ".join(WEIGHT_NAMES)))
@@ -69,7 +70,7 @@ def alphabeta_net_factory(game: str, argument: str | None, seed: int | None) -> 
     flat = None
     for part in rest:
         name, _, path = part.strip().partition("=")
-        if name != "file" or not path:
+        if name.lower() != "file" or not path:
             raise OptionError(TEXTS("net_option", agent="alphabeta_net", text=repr(part)))
         try:
             flat = N.pack(N.load(path))

@@ -58,11 +58,12 @@ def settings_from(assignments: list[str], base: Settings = DEFAULT) -> Settings:
     changes = {}
     for assignment in assignments:
         key, _, text = assignment.strip().partition("=")
+        key = key.lower()
         if key not in fields:
             raise OptionError(TEXTS("mcts_with_setting", agent="mcts_with", key=repr(key), known=", ".join(fields)))
         name, kind = fields[key]
         try:
-            changes[name] = -1.0 if (key == "rave" and text == "off") else kind(text)
+            changes[name] = -1.0 if (key == "rave" and text.lower() == "off") else kind(text)
         except ValueError:
             raise OptionError(TEXTS("mcts_with_value", agent="mcts_with", key=key, text=repr(text))) from None
     return replace(base, **changes)
