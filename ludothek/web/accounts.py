@@ -138,7 +138,7 @@ class Accounts:
         self.limits.enforce(client, "signup")
         hashed = await self.hashing.run(client, name_key(name), self.hasher.hash, password)
         account = await asyncio.to_thread(self._insert_user, name, hashed)
-        return account, await asyncio.to_thread(self._new_session, account.id), device_cookie(account.id, hashed, self.store.clock())
+        return await self._signed_in(account, hashed)
 
     async def login(self, name: Any, password: Any, client: str,
                     device: str | None = None) -> tuple[Account, str, str]:
@@ -171,7 +171,12 @@ class Accounts:
             stored = await self.hashing.run(client, key, self.hasher.hash, password)
             await asyncio.to_thread(self._set_password_hash, row["id"], stored, False)
         account = Account(row["id"], row["name"])
-        return account, await asyncio.to_thread(self._new_session, account.id), device_cookie(account.id, stored, self.store.clock())
+        return await self._signed_in(account, stored)
+
+    async def _signed_in(self, account: Account, password_hash: str) -> tuple[Account, str, str]:
+        """After a signup or a login: the account, a new session's secret and a new device cookie."""
+        session = await asyncio.to_thread(self._new_session, account.id)
+        return account, session, device_cookie(account.id, password_hash, self.store.clock())
 
     async def logout(self, secret: str | None) -> None:
         if secret:

@@ -285,8 +285,8 @@ def warm_part(root: Root, part: str) -> None:
     game, side = tables.par[K.P_GAME], tables.ints[0, K.F_SIDE]
     board, temp, masks, moves = tables.boards[0], tables.temps[0], tables.masks[0], tables.moves[0]
     if part == "evaluation":
-        K.evaluate_frame(game, tables.boards, tables.temps, tables.sums, tables.ints, 0, masks, T.GEO, root.jumps, lo, hi,
-                         tables.buf, tables.weights)
+        K.evaluate_frame(game, tables.boards, tables.temps, tables.sums, tables.ints, 0, masks, T.GEO, root.jumps,
+                         lo, hi, tables.buf, tables.weights)
     elif part == "captures":
         K.free_captures(board, masks, T.GEO, side, root.jumps, lo, hi, moves)
         K.masked_captures(board, masks, T.GEO, side, root.jumps, lo, hi, moves)

@@ -607,7 +607,8 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
             if kind == K_QS:
                 if not have_stand:
                     reg[R_EVALS] += 1
-                    stand = evaluate_frame(game, boards, temps, sums, ints, p, dm, geo, jumps, jump_lo, jump_hi, buf, weights)
+                    stand = evaluate_frame(game, boards, temps, sums, ints, p, dm, geo, jumps, jump_lo, jump_hi, buf,
+                                           weights)
                     if use_ec:
                         e = np.int64(h & ec_mask)
                         ec[e].key = h
@@ -708,7 +709,8 @@ def run(par, reg, freg, ints, flts, hashes, boards, temps, moves, scores, pv, ki
                 if use_ec and ec[np.int64(h & ec_mask)].key == h:
                     static = ec[np.int64(h & ec_mask)].value
                 else:
-                    static = evaluate_frame(game, boards, temps, sums, ints, p, dm, geo, jumps, jump_lo, jump_hi, buf, weights)
+                    static = evaluate_frame(game, boards, temps, sums, ints, p, dm, geo, jumps, jump_lo, jump_hi, buf,
+                                            weights)
                 if static >= beta:
                     ints[p, F_CALL] = C_NULL
                     _push_null(game, ints, flts, hashes, boards, temps, masks, p, depth - 1 - null_r, -beta, -_down(beta))
