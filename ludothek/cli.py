@@ -23,6 +23,7 @@ from .core.record import load
 from .core.registry import game_class, game_spec, games
 from .core.seating import roll_for_first
 from .core.texts import TEXTS, os_reason, result_word
+from .progress_bars import bars
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -253,17 +254,16 @@ def bench(game: str, size: int | None, option: tuple[str, ...], position: str | 
     """Random playouts per second on one core.
 
     The last line is `playouts_per_s=… plies_per_s=… mean_plies=…`."""
-    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, TextColumn, TimeRemainingColumn
 
     state = _state(game, size, option, position)
     if state.is_over():
         raise Failure(TEXTS("cli_bench_over"))
     state.random_playouts(1, seed)  # compile (or load) the kernels before timing
     batch, games_done, plies, elapsed = 1, 0, 0, 0.0
-    with Progress(
+    with bars(
         TextColumn(f"bench {state.name}"), BarColumn(), TextColumn("{task.fields[rate]}"),
-        TimeRemainingColumn(), transient=True, console=(console := _stderr_console()), disable=not console.is_terminal,
-    ) as progress:
+        TimeRemainingColumn(), transient=True) as progress:
         task = progress.add_task("bench", total=seconds, rate="")
         while elapsed < seconds:
             started = time.perf_counter()
@@ -286,12 +286,6 @@ def bench(game: str, size: int | None, option: tuple[str, ...], position: str | 
         f"playouts_per_s={games_done / elapsed:.0f} plies_per_s={plies / elapsed:.0f} "
         f"mean_plies={plies / games_done:.2f}"
     )
-
-
-def _stderr_console() -> Any:
-    from rich.console import Console
-
-    return Console(stderr=True)
 
 
 #: the width of piped output: wide enough that no line is ever wrapped
@@ -494,7 +488,7 @@ def review(path: str, budget: int | None, seed: int, search_only: bool, as_json:
     """Computer analysis of a recorded game: the evaluation after every ply (for the first
     player, -1..+1), inaccuracies (?!), mistakes (?) and blunders (??) with the best move, and
     for a solved game the exact value of every position."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
     from .ai.review import review_game, summary_lines, table
 
@@ -503,8 +497,7 @@ def review(path: str, budget: int | None, seed: int, search_only: bool, as_json:
         start = game_class(record.game)(record.position, **record.options)
     except LudothekError as exc:
         raise Failure(exc, where=path) from None
-    with Progress(TextColumn(f"review {record.game}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=(console := _stderr_console()), transient=True, disable=not console.is_terminal) as progress:
+    with bars(TextColumn(f"review {record.game}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()) as progress:
         task = progress.add_task("review", total=None)
 
         def advance(done: int, total: int) -> None:
@@ -548,7 +541,7 @@ def match(game: str, agent_a: str, agent_b: str, games_count: int, workers: int,
 
     A progress bar on stderr shows the games done, the score so far and the time left.
     Ctrl-C stops at once (the worker processes too) and reports the games finished so far."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, ProgressColumn, TextColumn, TimeElapsedColumn
     from rich.text import Text
 
     from .ai.base import make_agent
@@ -577,11 +570,9 @@ def match(game: str, agent_a: str, agent_b: str, games_count: int, workers: int,
             left = task.fields["estimate"] - (time.monotonic() - task.fields["at"])
             return Text(f"~{_clock(max(left, 0))} left")
 
-    with Progress(
+    with bars(
         TextColumn(f"{state.name} {agent_a} vs {agent_b}"), BarColumn(), MofNCompleteColumn(),
-        TextColumn("{task.fields[tally]}"), TimeElapsedColumn(), TimeLeft(),
-        console=(console := _stderr_console()), transient=True, disable=not console.is_terminal,
-    ) as progress:
+        TextColumn("{task.fields[tally]}"), TimeElapsedColumn(), TimeLeft(), transient=True) as progress:
         task = progress.add_task("match", total=games_count, tally="", estimate=0.0, at=0.0)
 
         def advance(_result: Any, done: list) -> None:
@@ -652,15 +643,17 @@ def match(game: str, agent_a: str, agent_b: str, games_count: int, workers: int,
               help="Continue from this checkpoint (same settings).")
 @click.option("--data", type=FilePath(), default=None,
               help="Self-play data file: used if it exists (same data settings), else written (to fit other nets).")
+@click.option("--start-from", type=FilePath(exists=True), default=None, metavar="NET",
+              help="Start the fit from this net's weights (same --hidden), e.g. to refine a net on deeper labels.")
 def train(game: str, positions: int, epochs: int, seed: int, nodes: int, hidden: int, batch: int, lr: float,
           outcome_weight: float, l2: float, symmetries: bool, workers: int, ray_address: str | None, out: str,
-          checkpoint: str | None, resume: str | None, data: str | None) -> None:
+          checkpoint: str | None, resume: str | None, data: str | None, start_from: str | None) -> None:
     """Train GAME's learned evaluation: self-play data labelled by search, then a small net.
 
     Progress bars on stderr; a checkpoint is written every few chunks of games and every
     epoch, and --resume continues from it. The summary (errors on held-out games) is printed
     as JSON."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
     from rich.progress import TimeRemainingColumn
 
     from .core.registry import game_spec, games
@@ -673,12 +666,10 @@ def train(game: str, positions: int, epochs: int, seed: int, nodes: int, hidden:
     settings = module.settings_from(game, positions=positions, epochs=epochs, seed=seed, nodes=nodes, hidden=hidden,
                                     batch=batch, lr=lr, outcome_weight=outcome_weight, l2=l2, symmetries=symmetries,
                                     workers=workers, ray_address=ray_address, out=out, checkpoint=checkpoint,
-                                    resume=resume, data=data)
-    with Progress(
+                                    resume=resume, data=data, start_from=start_from)
+    with bars(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[info]}"),
-        TimeElapsedColumn(), TimeRemainingColumn(),
-        console=(console := _stderr_console()), transient=False, disable=not console.is_terminal,
-    ) as progress:
+        TimeElapsedColumn(), TimeRemainingColumn(), transient=False) as progress:
         tasks: dict[str, Any] = {}
 
         def report(phase: str, done: int, total: int, info: str) -> None:
@@ -723,7 +714,7 @@ def tournament(game: str, rounds: int | None, minutes: float | None, players: st
     A progress bar on stderr shows the games (Swiss) or the minutes (Arena) done."""
     import os
 
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
     from .ai.base import make_agent
     from .core.record import dump
@@ -753,9 +744,8 @@ def tournament(game: str, rounds: int | None, minutes: float | None, players: st
         except OSError as exc:
             raise Failure(TOURNAMENT_TEXTS("records", path=records_dir, reason=os_reason(exc))) from None
     label = f"{state.name} {'Swiss' if rounds else 'Arena'} of {len(agents)}"
-    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn() if rounds else TextColumn(
-                  "{task.completed:.1f}/{task.total:g} min"), TextColumn("{task.fields[last]}"), TimeElapsedColumn(),
-                  console=(console := _stderr_console()), transient=True, disable=not console.is_terminal) as progress:
+    with bars(TextColumn(label), BarColumn(), MofNCompleteColumn() if rounds else TextColumn(
+              "{task.completed:.1f}/{task.total:g} min"), TextColumn("{task.fields[last]}"), TimeElapsedColumn()) as progress:
         total = rounds * (len(agents) // 2) if rounds else minutes
         task = progress.add_task("tournament", total=total, last="")
 
@@ -1353,7 +1343,7 @@ def puzzles_mine(game: str, count: int, max_games: int, seed: int, out: str | No
     written after every game, and a second run extends it)."""
     from pathlib import Path
 
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
     from .ai.base import make_agent
     from .ai.puzzles import mine
@@ -1367,8 +1357,8 @@ def puzzles_mine(game: str, count: int, max_games: int, seed: int, out: str | No
         except LudothekError as exc:
             raise Failure(exc, where="--agents") from None
     path = Path(out or f"puzzles-{game}.json")
-    with Progress(TextColumn(f"mining {game}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"),
-                  TimeElapsedColumn(), console=_stdout_console(stderr=True), transient=False) as progress:
+    with bars(TextColumn(f"mining {game}"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"),
+              TimeElapsedColumn(), transient=False) as progress:
         task = progress.add_task("", total=count)
 
         def tell(found: int, played: int, kept: int) -> None:

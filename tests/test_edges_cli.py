@@ -315,10 +315,10 @@ def test_interrupted_match_prints_the_result_so_far(monkeypatch):
 def test_match_shows_games_score_and_time_left_on_a_terminal(monkeypatch):
     from rich.console import Console
 
-    import ludothek.cli as cli_module
+    from ludothek import progress_bars
 
     screen = io.StringIO()
-    monkeypatch.setattr(cli_module, "_stderr_console",
+    monkeypatch.setattr(progress_bars, "stderr_console",
                         lambda: Console(file=screen, force_terminal=True, width=200, color_system=None))
     result = invoke("match", "trike", "bot:1", "random", "-n", "4", "--size", "7")
     assert result.exit_code == 0, result.output

@@ -4,6 +4,7 @@ runs, checkpoints and resumes, and the net's agent plays whole games."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import numpy as np
@@ -293,6 +294,55 @@ def test_train_refuses_bad_input_in_one_line(tmp_path):
         assert result.exit_code == 2, (args, result.output)
         lines = [line for line in result.output.splitlines() if line.strip()]
         assert len(lines) == 1 and lines[0].startswith("error:") and words in lines[0], (args, result.output)
+
+
+def test_train_can_start_from_a_net(tmp_path):
+    runner = CliRunner()
+    first = _train(runner, tmp_path, "--epochs", "1", "--out", str(tmp_path / "first.npz"))
+    assert first.exit_code == 0, first.output
+    data = str(tmp_path / "first.npz.ckpt.npz")
+    again = _train(runner, tmp_path, "--epochs", "1", "--lr", "0.01", "--data", data,
+                   "--start-from", str(tmp_path / "first.npz"), "--out", str(tmp_path / "again.npz"))
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.output.strip().splitlines()[-1])["settings"]["start_from"].endswith("first.npz")
+    assert not np.array_equal(N.pack(N.load(tmp_path / "again.npz")), N.pack(N.load(tmp_path / "first.npz")))
+    (tmp_path / "junk.npz").write_bytes(b"junk")
+    for start, hidden, words in ((tmp_path / "first.npz", "8", "has 4 hidden units, not the 8"),
+                                 (tmp_path / "junk.npz", "4", "junk.npz is not a net")):
+        result = runner.invoke(main, ["train", "trigeo", "--positions", "150", "--nodes", "40", "--hidden", hidden,
+                                      "--seed", "3", "--data", data, "--start-from", str(start),
+                                      "--out", str(tmp_path / "x.npz")])
+        assert result.exit_code == 2 and words in result.output, result.output
+
+
+def test_a_refit_starts_where_the_given_net_ended(tmp_path):
+    from ludothek.games.dice.training import Settings, train
+
+    def fit(name: str, **more) -> dict:  # one game a chunk: ten games give held-out ones
+        return train("trigeo", Settings("trigeo", positions=1200, epochs=1, nodes=40, hidden=4, batch=32, seed=3,
+                                        games_per_chunk=1, data=str(tmp_path / "data.npz"),
+                                        out=str(tmp_path / name), **more))
+
+    before = fit("first.npz")
+    after = fit("again.npz", start_from=str(tmp_path / "first.npz"), lr=0.01)
+    assert before["held_out_positions"] > 0
+    assert after["start_error"] == pytest.approx(before["net_error"], rel=1e-9)
+    assert after["net_error"] != before["net_error"]
+
+
+def test_a_data_file_with_a_chunk_of_no_positions_reads_back_whole(tmp_path):
+    # a chunk's games can all be decided turns (no search values): its positions are none
+    from ludothek.games.dice import training as TR
+
+    settings = TR.Settings("trigeo", nodes=40, seed=3)
+    played = [TR.play_chunk("trigeo", 3, c, 1, 40, 6) for c in range(3)]
+    chunks = {0: played[0], 1: {f: v[:0] for f, v in played[1].items()}, 2: played[2]}
+    settings.positions = len(played[0]["labels"]) + len(played[2]["labels"])
+    data, _ = TR._prefix(chunks, settings.positions)
+    TR._save_checkpoint(str(tmp_path / "data.npz"), settings, chunks, data, None, None, 0, [])
+    again = TR._load_data(str(tmp_path / "data.npz"), settings)
+    for field in TR._FIELDS:
+        np.testing.assert_array_equal(again[field], data[field])
 
 
 def test_a_net_file_keeps_the_case_of_its_path_and_the_names_do_not_need_it(tmp_path):

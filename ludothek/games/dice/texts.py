@@ -49,6 +49,14 @@ TEXTS = Catalog("dice", {
         "{path} is not a checkpoint or data file written by 'ludothek train'",
         "{path} ist keine Zwischenstand- oder Datendatei von 'ludothek train'",
     ),
+    "train_not_a_net": (
+        "{path} is not a net written by 'ludothek train'",
+        "{path} ist kein Netz von 'ludothek train'",
+    ),
+    "train_start_hidden": (
+        "{path} has {have} hidden units, not the {hidden} asked for (--hidden)",
+        "{path} hat {have} verdeckte Einheiten, nicht die verlangten {hidden} (--hidden)",
+    ),
     "train_unwritable": (
         "cannot write {path}: the folder {folder} does not exist or is not writable",
         "{path} lässt sich nicht schreiben: den Ordner {folder} gibt es nicht, oder er ist schreibgeschützt",

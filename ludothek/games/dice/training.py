@@ -35,7 +35,7 @@ from .texts import TEXTS
 #: settings that shape the data, and those that shape the net too: a data file serves
 #: only the same data settings, a checkpoint resumes only with the same settings
 DATA = ("game", "positions", "seed", "nodes", "random_plies")
-SHAPING = DATA + ("hidden", "batch", "lr", "outcome_weight", "l2", "symmetries")
+SHAPING = DATA + ("hidden", "batch", "lr", "outcome_weight", "l2", "symmetries", "start_from")
 
 
 @dataclass
@@ -53,6 +53,9 @@ class Settings:
     #: fit every position also in its three symmetric images (:func:`with_symmetries`)
     symmetries: bool = True
     random_plies: int = 6
+    #: a net whose weights the fit starts from (same hidden units), e.g. one fitted to
+    #: shallower labels; None: small random weights
+    start_from: str | None = None
     games_per_chunk: int = 4
     workers: int = 1
     ray_address: str | None = None
@@ -168,10 +171,12 @@ def _save_checkpoint(path: str, settings: Settings, chunks: dict[int, dict], dat
                      best: tuple | None = None) -> None:
     arrays = {"settings": np.asarray(json.dumps({k: getattr(settings, k) for k in SHAPING})),
               "epochs_done": np.asarray(epochs_done), "history": np.asarray(json.dumps(history))}
-    if data is not None:
+    if data is not None:  # a prefix: every chunk up to its last one
         arrays.update({f"data_{f}": v for f, v in data.items()})
+        arrays["chunk_ids"] = np.arange(int(data["chunks"].max()) + 1 if len(data["chunks"]) else 0)
     elif chunks:
         arrays.update({f"data_{f}": v for f, v in _join([chunks[i] for i in sorted(chunks)]).items()})
+        arrays["chunk_ids"] = np.asarray(sorted(chunks))
     if params is not None:
         arrays["net"] = N.pack(params)
         for name, value in adam.items():
@@ -196,6 +201,14 @@ def _read(path: str) -> dict[str, np.ndarray]:
         raise OptionError(TEXTS("train_not_ours", path=path)) from None
 
 
+def _chunks_of(ck: dict[str, np.ndarray]) -> dict[int, dict]:
+    """A file's positions by chunk. The chunks played are listed apart from the positions, as
+    a chunk can hold none (files written before that list: the chunks seen in the positions)."""
+    joined = {f: ck[f"data_{f}"] for f in _FIELDS}
+    ids = ck["chunk_ids"] if "chunk_ids" in ck else np.unique(joined["chunks"])
+    return {int(c): {f: v[joined["chunks"] == c] for f, v in joined.items()} for c in ids}
+
+
 def _load_checkpoint(path: str, settings: Settings):
     ck = _read(path)
     try:
@@ -205,13 +218,8 @@ def _load_checkpoint(path: str, settings: Settings):
         if different:
             raise _Mismatch(TEXTS("train_resume_settings", path=path, names=", ".join(
                 f"{k} {saved.get(k)!r} (not {mine[k]!r})" for k in different)))
-        chunks: dict[int, dict] = {}
+        chunks = _chunks_of(ck) if "data_labels" in ck else {}
         data = None
-        if "data_labels" in ck:
-            joined = {f: ck[f"data_{f}"] for f in _FIELDS}
-            for c in np.unique(joined["chunks"]):
-                pick = joined["chunks"] == c
-                chunks[int(c)] = {f: v[pick] for f, v in joined.items()}
         params = adam = best_net = None
         if "best_net" in ck:
             error = float(ck["best_error"])
@@ -238,19 +246,28 @@ def _load_data(path: str, settings: Settings) -> dict:
         if different:
             raise _Mismatch(TEXTS("train_resume_settings", path=path, names=", ".join(
                 f"{k} {saved.get(k)!r} (not {getattr(settings, k)!r})" for k in different)))
-        joined = {f: ck[f"data_{f}"] for f in _FIELDS}
+        chunks = _chunks_of(ck)
     except _Mismatch as exc:
         raise OptionError(exc.args[0]) from None
     except (KeyError, ValueError):
         raise OptionError(TEXTS("train_not_ours", path=path)) from None
-    chunks = {}
-    for c in np.unique(joined["chunks"]):
-        pick = joined["chunks"] == c
-        chunks[int(c)] = {f: v[pick] for f, v in joined.items()}
     data, have = _prefix(chunks, settings.positions)
     if data is None:
         raise OptionError(TEXTS("train_data_short", path=path, have=have, positions=settings.positions))
     return data
+
+
+def _starting_net(settings: Settings) -> dict:
+    path = settings.start_from
+    try:
+        params = N.load(path)
+    except OSError as exc:
+        raise OptionError(TEXTS("train_unreadable", path=path, error=exc.strerror or exc)) from None
+    except (EOFError, KeyError, ValueError, zipfile.BadZipFile):
+        raise OptionError(TEXTS("train_not_a_net", path=path)) from None
+    if params["w2"].shape[0] != settings.hidden:
+        raise OptionError(TEXTS("train_start_hidden", path=path, have=params["w2"].shape[0], hidden=settings.hidden))
+    return params
 
 
 def _check_writable(path: str) -> None:
@@ -345,12 +362,14 @@ def train(game: str, settings: Settings, progress: Callable[[str, int, int, str]
     target = targets(data, settings.outcome_weight)
     held = data["chunks"] % 10 == 9
     if params is None:
-        params = N.init_params(settings.hidden, np.random.default_rng([settings.seed, 0]))
+        params = (_starting_net(settings) if settings.start_from
+                  else N.init_params(settings.hidden, np.random.default_rng([settings.seed, 0])))
         adam = {"t": 0, "m": {k: np.zeros_like(v) for k, v in params.items()},
                 "v": {k: np.zeros_like(v) for k, v in params.items()}}
     base = {"scale": np.ones(()), "b2": np.zeros(()), "b1": np.zeros(settings.hidden),
             "w2": np.zeros(settings.hidden), "W1": np.zeros((N.N_IN, settings.hidden))}
     hand_error = _error(base, data, held, target)
+    start_error = _error(params, data, held, target) if settings.start_from and epochs_done == 0 else None
     steps = max(1, len(train_rows) // settings.batch)
     best = None if best_net is None else (best_net[0], best_net[1], best_net[2])
     report("fit", epochs_done * steps, settings.epochs * steps, "")
@@ -380,6 +399,7 @@ def train(game: str, settings: Settings, progress: Callable[[str, int, int, str]
     summary = {"game": game, "positions": int(len(target)), "held_out_positions": int(held.sum()),
                "hand_error": hand_error, "net_error": _error(params, data, held, target),
                "epoch": None if best is None else best[1], "history": history,
+               **({"start_error": start_error} if start_error is not None else {}),
                "settings": {k: getattr(settings, k) for k in SHAPING + ("epochs",)}}
     N.save(settings.out, params, summary=json.dumps(summary))
     return summary
