@@ -369,7 +369,7 @@ def train(game: str, settings: Settings, progress: Callable[[str, int, int, str]
     base = {"scale": np.ones(()), "b2": np.zeros(()), "b1": np.zeros(settings.hidden),
             "w2": np.zeros(settings.hidden), "W1": np.zeros((N.N_IN, settings.hidden))}
     hand_error = _error(base, data, held, target)
-    start_error = _error(params, data, held, target) if settings.start_from and epochs_done == 0 else None
+    start_error = _error(_starting_net(settings), data, held, target) if settings.start_from else None
     steps = max(1, len(train_rows) // settings.batch)
     best = None if best_net is None else (best_net[0], best_net[1], best_net[2])
     report("fit", epochs_done * steps, settings.epochs * steps, "")
