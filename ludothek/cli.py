@@ -263,7 +263,7 @@ def bench(game: str, size: int | None, option: tuple[str, ...], position: str | 
     batch, games_done, plies, elapsed = 1, 0, 0, 0.0
     with bars(
         TextColumn(f"bench {state.name}"), BarColumn(), TextColumn("{task.fields[rate]}"),
-        TimeRemainingColumn(), transient=True) as progress:
+        TimeRemainingColumn()) as progress:
         task = progress.add_task("bench", total=seconds, rate="")
         while elapsed < seconds:
             started = time.perf_counter()
@@ -572,7 +572,7 @@ def match(game: str, agent_a: str, agent_b: str, games_count: int, workers: int,
 
     with bars(
         TextColumn(f"{state.name} {agent_a} vs {agent_b}"), BarColumn(), MofNCompleteColumn(),
-        TextColumn("{task.fields[tally]}"), TimeElapsedColumn(), TimeLeft(), transient=True) as progress:
+        TextColumn("{task.fields[tally]}"), TimeElapsedColumn(), TimeLeft()) as progress:
         task = progress.add_task("match", total=games_count, tally="", estimate=0.0, at=0.0)
 
         def advance(_result: Any, done: list) -> None:

@@ -361,15 +361,16 @@ def train(game: str, settings: Settings, progress: Callable[[str, int, int, str]
     train_rows = np.flatnonzero(fitted["chunks"] % 10 != 9)
     target = targets(data, settings.outcome_weight)
     held = data["chunks"] % 10 == 9
+    starting = _starting_net(settings) if settings.start_from else None
     if params is None:
-        params = (_starting_net(settings) if settings.start_from
+        params = ({k: v.copy() for k, v in starting.items()} if starting is not None
                   else N.init_params(settings.hidden, np.random.default_rng([settings.seed, 0])))
         adam = {"t": 0, "m": {k: np.zeros_like(v) for k, v in params.items()},
                 "v": {k: np.zeros_like(v) for k, v in params.items()}}
     base = {"scale": np.ones(()), "b2": np.zeros(()), "b1": np.zeros(settings.hidden),
             "w2": np.zeros(settings.hidden), "W1": np.zeros((N.N_IN, settings.hidden))}
     hand_error = _error(base, data, held, target)
-    start_error = _error(_starting_net(settings), data, held, target) if settings.start_from else None
+    start_error = None if starting is None else _error(starting, data, held, target)
     steps = max(1, len(train_rows) // settings.batch)
     best = None if best_net is None else (best_net[0], best_net[1], best_net[2])
     report("fit", epochs_done * steps, settings.epochs * steps, "")
