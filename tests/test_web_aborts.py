@@ -179,6 +179,36 @@ def test_the_websocket_aborts_too_and_tells_the_watchers(client, clock):
         assert pushed["game"]["termination"] == "aborted"
 
 
+def test_whoever_finds_the_window_passed_tells_every_watcher(client, clock):
+    """A game whose time ran out ends at the first request that reads it. That can be any
+    page (loading the game, opening its socket), not only the sweep or the timer, and the
+    ending must still reach every page already watching. (It reached only the page that asked.
+    The sweep then found nothing, and the other player's page said "ongoing" forever.)"""
+    ann, bob = player(client, "ann"), player(client, "bob")
+    game_id, _ = friend_game(ann, bob, rated=True, clock=LIVE)
+    client.cookies.clear()
+    with client.websocket_connect(f"/ws/games/{game_id}") as watcher:
+        assert watcher.receive_json()["game"]["status"] == "ongoing"
+        clock.now += 31
+        assert game(bob, game_id)["termination"] == "aborted"  # Bob's page loads the game: it ends
+        assert sweep(client) == []  # nothing left for the sweep
+        watcher.send_json({"type": "ping", "ref": 1})  # answered after anything pushed before
+        pushed = watcher.receive_json()
+        assert (pushed["game"]["status"], pushed["game"]["termination"]) == ("over", "aborted")
+    # the same for a fallen flag, found by a socket that opens
+    game_id, _ = friend_game(ann, bob, clock=LIVE)
+    for device in (ann, bob):
+        move(device, game_id)
+    with client.websocket_connect(f"/ws/games/{game_id}") as watcher:
+        assert watcher.receive_json()["game"]["status"] == "ongoing"
+        clock.now += 400
+        with client.websocket_connect(f"/ws/games/{game_id}") as late:
+            assert late.receive_json()["game"]["termination"] == "time"
+        watcher.send_json({"type": "ping", "ref": 2})
+        pushed = watcher.receive_json()
+        assert (pushed["game"]["status"], pushed["game"]["termination"]) == ("over", "time")
+
+
 def test_the_servers_own_timer_aborts_a_live_game(db_url, monkeypatch):
     monkeypatch.setattr(aborts, "LIVE_WINDOW", 0.3)  # the real clock runs here: a short window
     app = create_app(db_url, bot_executor="thread", rate_limits="off", login_limits="off", warm=False,

@@ -22,6 +22,7 @@ class Runner:
         self.busy: set[str] = set()
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.tasks: set[asyncio.Task] = set()
+        service.on_time_up = self.changed
 
     def spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -60,11 +61,10 @@ class Runner:
     async def _flag(self, game_id: str) -> None:
         self.timers.pop(game_id, None)
         try:
-            view = await self.service.get_view(game_id)
+            view = await self.service.get_view(game_id)  # an end it finds is shown by on_time_up
         except WebError:
             return
-        await self.hub.publish(game_id, view)
-        self._arm(game_id, view)
+        self._arm(game_id, view)  # not over yet (a move came, or the clock was set back): look again
 
     async def _bot(self, game_id: str) -> None:
         retries = 1
@@ -135,8 +135,7 @@ class Runner:
         while True:
             await asyncio.sleep(interval)
             try:
-                for game_id in await self.service.flag_overdue():
-                    await self.changed(game_id, await self.service.get_view(game_id, check=False))
+                await self.service.flag_overdue()  # each game it ends is shown by on_time_up
             except Exception:
                 log.exception("ending games out of time failed")
 

@@ -151,6 +151,9 @@ class GameService:
         self.claim_after = claim_after
         self.bot_cap = bot_cap
         self.games: OrderedDict[str, Live] = OrderedDict()
+        #: told of each game that a request, the sweep or a timer found out of time and ended
+        #: (with its view): whoever finds it, every page watching must see the end
+        self.on_time_up: Callable[[str, dict[str, Any]], Awaitable[None]] | None = None
 
     # ------------------------------------------------------------------ loading
     @staticmethod
@@ -216,17 +219,23 @@ class GameService:
         """The game, current and locked; a clock that ran out ends the game here first (the
         server keeps time)."""
         live = await self.live(game_id, check)
-        async with live.lock:
-            for _ in range(RETRIES):
-                await self._refresh(live)
-                if not self._time_up(live.row, live.state):
-                    break
-                try:
-                    await self._commit(live)
-                    break
-                except Conflict:
-                    continue
-            yield live
+        ended: dict[str, Any] | None = None
+        try:
+            async with live.lock:
+                for _ in range(RETRIES):
+                    await self._refresh(live)
+                    if not self._time_up(live.row, live.state):
+                        break
+                    try:
+                        await self._commit(live)
+                        ended = self.view(live)
+                        break
+                    except Conflict:
+                        continue
+                yield live
+        finally:  # told once the lock is free, also when what the caller wanted failed
+            if ended is not None and self.on_time_up is not None:
+                await self.on_time_up(live.row.id, ended)
 
     def _time_up(self, row: GameRow, state: GameState) -> bool:
         """End the game in memory if time ran out for the player to move by the server's
