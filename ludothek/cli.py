@@ -642,7 +642,8 @@ def match(game: str, agent_a: str, agent_b: str, games_count: int, workers: int,
 @click.option("--resume", type=FilePath(exists=True), default=None,
               help="Continue from this checkpoint (same settings).")
 @click.option("--data", type=FilePath(), default=None,
-              help="Self-play data file: used if it exists (same data settings), else written (to fit other nets).")
+              help=("Self-play data file: used if it exists (same data settings; extended by the games that follow "
+                    "if it holds fewer positions), else written (to fit other nets)."))
 @click.option("--start-from", type=FilePath(exists=True), default=None, metavar="NET",
               help="Start the fit from this net's weights (same --hidden), e.g. to refine a net on deeper labels.")
 def train(game: str, positions: int, epochs: int, seed: int, nodes: int, hidden: int, batch: int, lr: float,

@@ -340,9 +340,33 @@ def test_a_data_file_with_a_chunk_of_no_positions_reads_back_whole(tmp_path):
     settings.positions = len(played[0]["labels"]) + len(played[2]["labels"])
     data, _ = TR._prefix(chunks, settings.positions)
     TR._save_checkpoint(str(tmp_path / "data.npz"), settings, chunks, data, None, None, 0, [])
-    again = TR._load_data(str(tmp_path / "data.npz"), settings)
+    again, _ = TR._prefix(TR._data_chunks(str(tmp_path / "data.npz"), settings), settings.positions)
     for field in TR._FIELDS:
         np.testing.assert_array_equal(again[field], data[field])
+
+
+def test_a_data_file_of_fewer_positions_is_extended_by_the_same_games(tmp_path):
+    """Asked for more positions than its --data file holds, train plays the games that follow
+    and writes them to the file: the data are those of one run of the larger size."""
+    runner = CliRunner()
+
+    def fit(positions: str, out: str, data: str):
+        result = runner.invoke(main, ["train", "trigeo", "--positions", positions, "--nodes", "40", "--hidden", "4",
+                                      "--batch", "32", "--seed", "3", "--epochs", "1", "--data", str(tmp_path / data),
+                                      "--out", str(tmp_path / out)], catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        return json.loads(result.output.strip().splitlines()[-1])
+
+    fit("150", "small.npz", "grown.npz")
+    with np.load(tmp_path / "grown.npz") as before:
+        small_chunks = int(before["chunk_ids"].max()) + 1
+    assert fit("400", "grown-net.npz", "grown.npz")["positions"] == 400
+    fit("400", "whole-net.npz", "whole.npz")
+    with np.load(tmp_path / "grown.npz") as grown, np.load(tmp_path / "whole.npz") as whole:
+        assert int(grown["chunk_ids"].max()) + 1 > small_chunks
+        for name in ("data_boards", "data_temps", "data_labels", "data_results", "chunk_ids"):
+            np.testing.assert_array_equal(grown[name], whole[name])
+    np.testing.assert_array_equal(N.pack(N.load(tmp_path / "grown-net.npz")), N.pack(N.load(tmp_path / "whole-net.npz")))
 
 
 def test_a_net_file_keeps_the_case_of_its_path_and_the_names_do_not_need_it(tmp_path):

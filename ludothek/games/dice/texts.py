@@ -37,10 +37,6 @@ TEXTS = Catalog("dice", {
         "{path} was made with other settings: {names}",
         "{path} wurde mit anderen Einstellungen erzeugt: {names}",
     ),
-    "train_data_short": (
-        "{path} holds {have} positions of unbroken games, fewer than the {positions} asked for",
-        "{path} enthält {have} Stellungen lückenloser Partien, weniger als die verlangten {positions}",
-    ),
     "train_unreadable": (
         "cannot read {path}: {error}",
         "{path} lässt sich nicht lesen: {error}",

@@ -204,9 +204,12 @@ def _read(path: str) -> dict[str, np.ndarray]:
 def _chunks_of(ck: dict[str, np.ndarray]) -> dict[int, dict]:
     """A file's positions by chunk. The chunks played are listed apart from the positions, as
     a chunk can hold none (files written before that list: the chunks seen in the positions)."""
-    joined = {f: ck[f"data_{f}"] for f in _FIELDS}
+    order = np.argsort(ck["data_chunks"], kind="stable")  # written in chunk order; sorted to be sure
+    joined = {f: ck[f"data_{f}"][order] for f in _FIELDS}
     ids = ck["chunk_ids"] if "chunk_ids" in ck else np.unique(joined["chunks"])
-    return {int(c): {f: v[joined["chunks"] == c] for f, v in joined.items()} for c in ids}
+    starts = np.searchsorted(joined["chunks"], ids, "left")
+    ends = np.searchsorted(joined["chunks"], ids, "right")
+    return {int(c): {f: v[a:b] for f, v in joined.items()} for c, a, b in zip(ids, starts, ends)}
 
 
 def _load_checkpoint(path: str, settings: Settings):
@@ -236,9 +239,9 @@ def _load_checkpoint(path: str, settings: Settings):
         raise OptionError(TEXTS("train_not_ours", path=path)) from None
 
 
-def _load_data(path: str, settings: Settings) -> dict:
-    """The positions of a data file (or a checkpoint) made with these data settings; one of
-    more positions serves too (its first chunks are the same games)."""
+def _data_chunks(path: str, settings: Settings) -> dict[int, dict]:
+    """The chunks of games in a data file (or a checkpoint) made with these data settings; the
+    number of positions may differ (the first chunks are the same games)."""
     ck = _read(path)
     try:
         saved = json.loads(str(ck["settings"]))
@@ -251,10 +254,7 @@ def _load_data(path: str, settings: Settings) -> dict:
         raise OptionError(exc.args[0]) from None
     except (KeyError, ValueError):
         raise OptionError(TEXTS("train_not_ours", path=path)) from None
-    data, have = _prefix(chunks, settings.positions)
-    if data is None:
-        raise OptionError(TEXTS("train_data_short", path=path, have=have, positions=settings.positions))
-    return data
+    return chunks
 
 
 def _starting_net(settings: Settings) -> dict:
@@ -322,11 +322,17 @@ def train(game: str, settings: Settings, progress: Callable[[str, int, int, str]
     if settings.resume:
         chunks, data, params, adam, epochs_done, history, best_net = _load_checkpoint(settings.resume, settings)
 
-    # 1. data (a data file of the same data settings is used as it is, or written)
+    # 1. data (a data file of the same data settings is used, extended by more games if it
+    # holds fewer positions, or written)
     if data is None and settings.data and os.path.exists(settings.data):
-        data = _load_data(settings.data, settings)
-        report("data", len(data["labels"]), settings.positions, "from " + settings.data)
-    elif data is None:
+        stored = _data_chunks(settings.data, settings)
+        data, _ = _prefix(stored, settings.positions)
+        if data is not None:
+            report("data", len(data["labels"]), settings.positions, "from " + settings.data)
+        elif stored:  # to be extended: its last chunk was cut at the size asked for then, so it is played again
+            del stored[max(stored)]
+            chunks = {**stored, **chunks}
+    if data is None:
         data, have = _prefix(chunks, settings.positions)
         report("data", min(have, settings.positions), settings.positions, "")
         if data is None:
