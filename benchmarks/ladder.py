@@ -108,6 +108,8 @@ def measure(selected: list[tuple], games: int, workers: int, first: int) -> None
         outcome.update(title=title, wall_seconds=round(time.time() - started), command=key,
                        levels=levels(game, (a, b), bool(extra)), commit=commit())
         results = load()  # anew: another run may have added results meanwhile
+        if key in results:  # measured with other levels: kept as a row of its own commit
+            results[f"{key} #{results[key].get('commit', '?')}"] = results.pop(key)
         results[key] = outcome
         RESULTS.write_text(json.dumps(results, indent=1) + "\n")
         print(f"  score {outcome['score']:.3f}, Elo {outcome['elo']:+.0f}", flush=True)
@@ -131,6 +133,13 @@ def titled(outcome: dict) -> str:
     return title
 
 
+def row(outcome: dict) -> str:
+    low, high = outcome["ci95"]
+    return (f"| {outcome['game']} | {titled(outcome)} | {outcome['games']} | {outcome['score']:.3f} "
+            f"({low:.3f} … {high:.3f}) | {outcome['elo']:+.0f} ({interval(*outcome['elo_ci95'])}) | "
+            f"{outcome.get('commit', '?')} | `{outcome['command']}` |")
+
+
 def write() -> None:
     results = load()
     lines = [
@@ -150,18 +159,17 @@ def write() -> None:
         "| game | match | games | score (95% CI) | Elo (95% CI) | commit | command |",
         "|------|-------|------:|----------------|--------------|--------|---------|",
     ]
-    for outcome in results.values():
-        if not current(outcome):
-            continue
-        low, high = outcome["ci95"]
-        lines.append(
-            f"| {outcome['game']} | {titled(outcome)} | {outcome['games']} | {outcome['score']:.3f} "
-            f"({low:.3f} … {high:.3f}) | {outcome['elo']:+.0f} ({interval(*outcome['elo_ci95'])}) | "
-            f"{outcome.get('commit', '?')} | `{outcome['command']}` |")
+    head = lines[-2:]
+    lines += [row(outcome) for outcome in results.values() if current(outcome)]
     missing = [f"{game}: {a} vs {b}" for _, game, a, b, extra in RUNGS
                if not measured(results, game, a, b, extra, GAMES)]
     if missing:
         lines += ["", f"Not measured yet with {GAMES} games: " + "; ".join(missing) + "."]
+    earlier = [row(outcome) for outcome in results.values() if not current(outcome)]
+    if earlier:
+        lines += ["", "## Rows of earlier levels", "",
+                  "Measured when a level was another algorithm or budget (shown beside it), kept for comparison.",
+                  "", *head, *earlier]
     PAGE.write_text("\n".join(lines) + "\n")
     print(f"wrote {PAGE}")
 

@@ -414,3 +414,34 @@ def test_the_data_do_not_depend_on_the_workers(tmp_path):
     with np.load(tmp_path / "w1.npz.ckpt.npz") as one, np.load(tmp_path / "w2.npz.ckpt.npz") as two:
         for name in ("data_boards", "data_temps", "data_labels", "data_hands", "net"):
             np.testing.assert_array_equal(one[name], two[name])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_levels_from_3000_nodes_on_and_the_analysis_search_with_the_shipped_net(game):
+    from ludothek.ai.analysis import strongest_agent
+    from ludothek.ai.budget import Budget
+    from ludothek.ai.levels import LEVELS, level_agent, level_of
+    from ludothek.ai.review import _agent, search_algorithm
+    from ludothek.games.dice import NET_FROM_NODES
+
+    shipped = N.shipped_flat(game)
+
+    def net_of(agent):
+        return agent.search_options.get("net")
+
+    for level in LEVELS:
+        budget = level_of(game, level).budget
+        agent = level_agent(game, level, seed=1)
+        assert agent.name == f"bot:{level}" and agent.budget == budget
+        if budget.seconds is not None or budget.iterations >= NET_FROM_NODES:
+            np.testing.assert_array_equal(net_of(agent), shipped)
+        else:  # the weakest levels keep the formula
+            assert net_of(agent) is None
+    analysing = strongest_agent(game, Budget(iterations=700), seed=1)
+    assert analysing.exact_root and analysing.budget == Budget(iterations=700)
+    np.testing.assert_array_equal(net_of(analysing), shipped)
+    reviewing = _agent(game, search_algorithm(game), 900, seed=1)
+    assert reviewing.budget == Budget(iterations=900)
+    np.testing.assert_array_equal(net_of(reviewing), shipped)
+    state = new_game(game)
+    assert level_agent(game, 4, seed=1).choose(state) in state.legal_actions()

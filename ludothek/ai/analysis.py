@@ -9,7 +9,7 @@ from typing import Any
 from ..core.protocol import GameState
 from .base import Agent, Analysis, make_agent
 from .budget import Budget
-from .levels import level_of
+from .levels import agent_with_budget, level_of
 
 
 @dataclass
@@ -47,7 +47,10 @@ def strongest_agent(game: str, budget: Budget, seed: int | None) -> Agent:
         from .mcts import MCTSAgent
 
         return MCTSAgent(game, seed, budget)
-    return make_agent(algorithm, game, seed)  # an agent of the game's own (a solved table)
+    agent = agent_with_budget(algorithm, game, seed, budget)  # the game's own (a solved table, a learned evaluation)
+    if hasattr(agent, "exact_root"):
+        agent.exact_root = True
+    return agent
 
 
 def analyse_position(state: GameState, budget: Budget, agent_spec: str | None = None,

@@ -24,7 +24,7 @@ from .budget import Budget
 
 @dataclass(frozen=True)
 class Level:
-    algorithm: str  # "mcts", "uct", "alphabeta", or an agent the game's spec adds (e.g. a solved table)
+    algorithm: str  # "mcts", "uct", "alphabeta", or an agent the game's spec adds (a solved table, a learned evaluation)
     budget: Budget
 
 
@@ -69,8 +69,17 @@ def level_agent(game: str, level: int, seed: int | None = None) -> Agent:
 
         agent = MCTSAgent(game, seed, spec.budget)
     else:
-        from .base import make_agent
-
-        agent = make_agent(spec.algorithm, game, seed)
+        agent = agent_with_budget(spec.algorithm, game, seed, spec.budget)
     agent.name = f"bot:{level}"
+    return agent
+
+
+def agent_with_budget(name: str, game: str, seed: int | None, budget: Budget) -> Agent:
+    """An agent the game's spec adds (its own search, or a solved table), with this budget
+    in place of its default one (an agent without a budget keeps none)."""
+    from .base import make_agent
+
+    agent = make_agent(name, game, seed)
+    if agent.budget is not None:
+        agent.budget = budget
     return agent

@@ -58,7 +58,7 @@ from ..core.protocol import CHANCE, TERMINAL, GameState
 from ..core.registry import game_spec
 from .base import Agent
 from .budget import Budget
-from .levels import LEVELS, level_of
+from .levels import LEVELS, agent_with_budget, level_of
 from .winchance import GROUND, THRESHOLDS, exact_percent, mark_of, win_percent
 
 TEXTS = Catalog("review", {
@@ -81,11 +81,11 @@ ALTERNATIVES = 2
 #: a mark's symbol in a move list
 SYMBOLS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 #: the fixed work per searched position, by algorithm: a 60-ply game takes a few seconds
-BUDGETS = {"mcts": 3000, "alphabeta": 1500}
+BUDGETS = {"mcts": 3000, "alphabeta": 1500, "alphabeta_net": 1500}
 #: the smallest budget accepted (below it the values are noise)
 LEAST_BUDGET = 50
 #: the version of what a review computes (stored reviews of another version are computed again)
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3  # 3: the dice games' reviews search with the learned evaluation
 
 
 @dataclass
@@ -164,7 +164,7 @@ def search_algorithm(game: str) -> str:
     that plays from a solved table does not say how good the other moves are)."""
     for level in reversed(LEVELS):
         algorithm = level_of(game, level).algorithm
-        if algorithm in ("mcts", "alphabeta"):
+        if algorithm in BUDGETS:
             return algorithm
     return "alphabeta"
 
@@ -179,6 +179,8 @@ def _agent(game: str, algorithm: str, iterations: int, seed: int) -> Agent:
         from .mcts import MCTSAgent
 
         return MCTSAgent(game, seed, budget, reuse=False)
+    if algorithm != "alphabeta":  # the game's own alpha-beta (with its learned evaluation)
+        return agent_with_budget(algorithm, game, seed, budget)
     from .alphabeta import AlphaBetaAgent
 
     return AlphaBetaAgent(game, seed, budget)

@@ -14,16 +14,24 @@ This module itself stays light (the games' specs import it).
 """
 
 
+#: the fewest nodes a move at which the learned evaluation was measured against the formula
+#: (and won: docs/LEARNED_EVAL.md); levels below it keep the formula
+NET_FROM_NODES = 3000
+
+
 def alphabeta_levels(*nodes: int) -> dict[int, tuple[str, dict]]:
     """Levels 1..5 as alpha-beta (the stronger search at both dice games) with these node
     budgets, chosen by the ladder (``docs/LADDER.md``); levels 6..8 as alpha-beta with the
-    time budgets of :data:`ludothek.ai.levels.THINKING`, twice that on critical turns."""
+    time budgets of :data:`ludothek.ai.levels.THINKING`, twice that on critical turns. From
+    :data:`NET_FROM_NODES` nodes on, and at every time budget, the search evaluates with the
+    game's learned net (the agent ``alphabeta_net``)."""
     from ...ai.budget import MOST_CRITICAL
     from ...ai.levels import THINKING
 
-    levels = {level: ("alphabeta", {"iterations": n}) for level, n in enumerate(nodes, start=1)}
+    levels = {level: ("alphabeta_net" if n >= NET_FROM_NODES else "alphabeta", {"iterations": n})
+              for level, n in enumerate(nodes, start=1)}
     for level, seconds in THINKING.items():
-        levels[level] = ("alphabeta", {"seconds": seconds, "critical": MOST_CRITICAL})
+        levels[level] = ("alphabeta_net", {"seconds": seconds, "critical": MOST_CRITICAL})
     return levels
 
 
