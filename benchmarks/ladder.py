@@ -22,6 +22,7 @@ shared machine makes equal-time matches unfair; node budgets play the same games
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import shlex
@@ -68,13 +69,21 @@ def load() -> dict[str, dict]:
 
 def levels(game: str, agents: tuple[str, ...], timed: bool) -> dict[str, str]:
     """What the ``bot:N`` among ``agents`` are today (only the algorithm when the match sets the
-    time per move): a result measured with other levels is stale."""
+    time per move; the shipped net's digest for a level that plays it): a result measured with
+    other levels is stale."""
     found = {}
     for agent in agents:
         if agent.startswith("bot:"):
             level = level_of(game, int(agent[4:]))
             found[agent] = level.algorithm if timed else f"{level.algorithm} {level.budget.describe()}"
+            if level.algorithm == "alphabeta_net":
+                found[agent] += f", net {net_digest(game)}"
     return found
+
+
+def net_digest(game: str) -> str:
+    """The first hex digits of the SHA-256 of the game's shipped net (ludothek/games/GAME/net.npz)."""
+    return hashlib.sha256((ROOT / "ludothek" / "games" / game / "net.npz").read_bytes()).hexdigest()[:8]
 
 
 def current(outcome: dict) -> bool:
