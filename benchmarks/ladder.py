@@ -117,8 +117,9 @@ def measure(selected: list[tuple], games: int, workers: int, first: int) -> None
         outcome.update(title=title, wall_seconds=round(time.time() - started), command=key,
                        levels=levels(game, (a, b), bool(extra)), commit=commit())
         results = load()  # anew: another run may have added results meanwhile
-        if key in results:  # measured with other levels: kept as a row of its own commit
-            results[f"{key} #{results[key].get('commit', '?')}"] = results.pop(key)
+        before = results.pop(key, None)
+        if before is not None:  # measured with other levels: kept as a row of its own commit
+            results[f"{key} #{before.get('commit', '?')}"] = before
         results[key] = outcome
         RESULTS.write_text(json.dumps(results, indent=1) + "\n")
         print(f"  score {outcome['score']:.3f}, Elo {outcome['elo']:+.0f}", flush=True)
