@@ -143,6 +143,10 @@ def titled(outcome: dict) -> str:
     return title
 
 
+TABLE_HEAD = ["| game | match | games | score (95% CI) | Elo (95% CI) | commit | command |",
+              "|------|-------|------:|----------------|--------------|--------|---------|"]
+
+
 def row(outcome: dict) -> str:
     low, high = outcome["ci95"]
     return (f"| {outcome['game']} | {titled(outcome)} | {outcome['games']} | {outcome['score']:.3f} "
@@ -166,10 +170,8 @@ def write() -> None:
         "Hexalit's cube decisions (the error table before and after the learned winning chance and the",
         "match equity table with the cube) are measured on rollouts in [CUBE.md](CUBE.md).",
         "",
-        "| game | match | games | score (95% CI) | Elo (95% CI) | commit | command |",
-        "|------|-------|------:|----------------|--------------|--------|---------|",
+        *TABLE_HEAD,
     ]
-    head = lines[-2:]
     lines += [row(outcome) for outcome in results.values() if current(outcome)]
     missing = [f"{game}: {a} vs {b}" for _, game, a, b, extra in RUNGS
                if not measured(results, game, a, b, extra, GAMES)]
@@ -179,7 +181,7 @@ def write() -> None:
     if earlier:
         lines += ["", "## Rows of earlier levels", "",
                   "Measured when a level was another algorithm or budget (shown beside it), kept for comparison.",
-                  "", *head, *earlier]
+                  "", *TABLE_HEAD, *earlier]
     PAGE.write_text("\n".join(lines) + "\n")
     print(f"wrote {PAGE}")
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.protocol import GameState
-from .base import Agent, Analysis, make_agent
+from .base import Agent, Analysis
 from .budget import Budget
 from .levels import agent_with_budget, level_of
 
@@ -47,7 +47,12 @@ def strongest_agent(game: str, budget: Budget, seed: int | None) -> Agent:
         from .mcts import MCTSAgent
 
         return MCTSAgent(game, seed, budget)
-    agent = agent_with_budget(algorithm, game, seed, budget)  # the game's own (a solved table, a learned evaluation)
+    return _analysing(algorithm, game, seed, budget)  # the game's own (a solved table, a learned evaluation)
+
+
+def _analysing(spec: str, game: str, seed: int | None, budget: Budget) -> Agent:
+    """The agent ``spec`` with ``budget``, searching exact scores for every candidate (not bounds)."""
+    agent = agent_with_budget(spec, game, seed, budget)
     if hasattr(agent, "exact_root"):
         agent.exact_root = True
     return agent
@@ -56,11 +61,7 @@ def strongest_agent(game: str, budget: Budget, seed: int | None) -> Agent:
 def analyse_position(state: GameState, budget: Budget, agent_spec: str | None = None,
                      seed: int | None = 1) -> Report:
     if agent_spec:
-        agent = make_agent(agent_spec, state.name, seed)
-        if agent.budget is not None:
-            agent.budget = budget
-        if hasattr(agent, "exact_root"):
-            agent.exact_root = True  # exact scores for every candidate, not bounds
+        agent = _analysing(agent_spec, state.name, seed, budget)
     else:
         agent = strongest_agent(state.name, budget, seed)
     analysis = agent.analyse(state)
