@@ -18,6 +18,7 @@ from ludothek.ai.mcts import MCTSAgent
 from ludothek.games.trike import mcts3
 from ludothek.games.trike import mcts3_kernels as K
 from ludothek.games.trike.mcts3 import Settings
+from ludothek.games.trike.search_kernels import evaluate_mover
 
 
 def arrays(state):
@@ -27,6 +28,14 @@ def arrays(state):
 def work(cells):
     return (np.empty((cells + 1, cells), np.int16), np.empty(cells + 1, np.int32), np.empty(cells + 1, np.int32),
             np.empty(cells + 2, np.int32))
+
+
+def simulate(tree, state, iterations, settings, seed):
+    neighbours, board, pawn, colour = arrays(state)
+    return K.simulate(tree.ints, tree.value, tree.proven, tree.amaf, tree.prior, tree.used, neighbours, board, pawn,
+                      colour, iterations, settings.exploration, settings.rave_bias, settings.policy, seed,
+                      settings.bias, settings.fpu, settings.solve_size, settings.solve_limit, settings.rollout_size,
+                      settings.mix)
 
 
 def played(size, plies, rng):
@@ -144,10 +153,7 @@ def test_proven_nodes_and_values_of_a_search_are_right(rollout):
         if state is None:
             continue
         tree = K.Tree(200_000)
-        settings = Settings(solve_size=12)
-        neighbours, board, pawn, colour = arrays(state)
-        K.simulate(tree.ints, tree.value, tree.proven, tree.amaf, tree.prior, tree.used, neighbours, board, pawn,
-                   colour, 3000, 1.0, -1.0, 0, 9, 0.0, -1.0, settings.solve_size, settings.solve_limit, rollout)
+        simulate(tree, state, 3000, Settings(solve_size=12, rollout_size=rollout), seed=9)
         for child in range(tree.ints[0, K.FIRST], tree.ints[0, K.FIRST] + tree.ints[0, K.COUNT]):
             if tree.proven[child]:
                 after = state.copy()
@@ -251,7 +257,40 @@ def test_the_bots_use_the_new_search():
 
 
 def test_mcts_with_takes_the_new_settings():
-    agent = make_agent("mcts_with:300,solve=12,limit=500,bias=0.5,fpu=1", "trike")
-    assert agent.trike_settings == Settings(solve_size=12, solve_limit=500, bias=0.5, fpu=1.0)
+    agent = make_agent("mcts_with:300,solve=12,limit=500,bias=0.5,fpu=1,mix=0.25", "trike")
+    assert agent.trike_settings == Settings(solve_size=12, solve_limit=500, bias=0.5, fpu=1.0, mix=0.25)
     with pytest.raises(ludothek.OptionError):
         make_agent("mcts_with:300,solve=x", "trike")
+
+
+@pytest.mark.parametrize("mix", [1.0, 0.5])
+def test_a_new_leaf_mixes_the_heuristic_evaluation_into_its_playout(mix):
+    """``mix``: a new leaf's value is ``mix`` times the heuristic evaluation of its position (for
+    Black) plus ``1 - mix`` times its playout's result (+-1)."""
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(8):
+        state = played(9, rng.randrange(3, 12), rng)
+        if state is None:
+            continue
+        neighbours, board, pawn, colour = arrays(state)
+        tree = K.Tree(4096)
+        simulate(tree, state, 1, Settings(solve_size=0, mix=mix), seed=11)
+        first, count = tree.ints[0, K.FIRST], tree.ints[0, K.COUNT]
+        leaves = [child for child in range(first, first + count) if tree.ints[child, K.VISITS] == 1]
+        assert len(leaves) == 1  # one simulation: the root expanded, one child valued
+        leaf = leaves[0]
+        if tree.proven[leaf] != 0:
+            continue  # a move that ends the game is valued exactly, not evaluated
+        after = board.copy()
+        after[tree.ints[leaf, K.ACTION]] = colour
+        to_move = 3 - colour
+        guess = evaluate_mover(neighbours, after, int(tree.ints[leaf, K.ACTION]), to_move)
+        guess = guess if to_move == 1 else -guess
+        if mix == 1.0:
+            assert tree.value[leaf] == pytest.approx(guess)
+        else:
+            playout = (tree.value[leaf] - mix * guess) / (1.0 - mix)
+            assert playout == pytest.approx(1.0) or playout == pytest.approx(-1.0)
+        checked += 1
+    assert checked >= 4

@@ -10,7 +10,8 @@
   set by hand, for tuning (``c`` exploration, ``rave`` RAVE bias or ``off``, ``policy``
   -1/0/1/2/3, ``swap`` 0/1, ``reuse`` 0/1, ``bias`` progressive bias, ``fpu`` first-play
   urgency, ``solve`` the region size solved exactly at a new leaf and ``limit`` the positions
-  it may take, ``rollout`` the region size solved exactly inside a playout),
+  it may take, ``rollout`` the region size solved exactly inside a playout, ``mix`` the
+  weight of the heuristic evaluation in a new leaf's value),
   e.g. ``mcts_with:200ms,rave=off,policy=0`` or ``mcts_with:200ms,solve=0`` (today's search).
 """
 
@@ -54,7 +55,7 @@ def settings_from(assignments: list[str], base: Settings = DEFAULT) -> Settings:
               "swap": ("swap", lambda text: bool(int(text))), "reuse": ("reuse", lambda text: bool(int(text))),
               "bias": ("bias", float), "fpu": ("fpu", float),
               "solve": ("solve_size", int), "limit": ("solve_limit", int),
-              "rollout": ("rollout_size", int)}
+              "rollout": ("rollout_size", int), "mix": ("mix", float)}
     changes = {}
     for assignment in assignments:
         key, _, text = assignment.strip().partition("=")

@@ -49,7 +49,13 @@ class Settings:
     0.725 (seed 21), solving inside the playouts (``rollout_size``) 8: 0.475, 12: 0.50. Without
     the solve: progressive bias 0.5 0.475, first-play urgency 0.8 with bias 0.3 0.425, the
     playout policies 2 (the better of two moves by local balance) 0.275 and 3 (draw again a
-    move that hands over a win) 0.40."""
+    move that hands over a win) 0.40.
+
+    A heuristic evaluation in the leaves (``mix``: the old alpha-beta's ``evaluate_mover``,
+    the best local balance a move reaches and whether it hands over a win), against today's
+    search at 0.05 s a move on side 13, 40 games (seed 7) on two quiet cores: mix 0.5 0.075,
+    mix 1 (no playout) 0.0. The evaluation costs more than a playout (165,000 simulations a
+    second with mix 1, 265,000 with playouts, side 13 after 3 plies) and tells far less."""
 
     exploration: float = 1.0
     #: RAVE's bias b in beta = an / (an + n + b * an * n); negative: RAVE off
@@ -71,6 +77,8 @@ class Settings:
     #: in a playout, solve the rest exactly once the pawn's region has at most this many
     #: empty cells (0: never)
     rollout_size: int = 0
+    #: weight of the heuristic evaluation in a new leaf's value (the playout's weight is 1 - mix)
+    mix: float = 0.0
 
 
 DEFAULT = Settings()
@@ -110,7 +118,7 @@ def search(state, clock, rng, settings: Settings = DEFAULT, kept: Kept | None = 
         ran = simulate(tree.ints, tree.value, tree.proven, tree.amaf, tree.prior, tree.used, neighbours, board, pawn,
                        colour, want, settings.exploration, settings.rave_bias, settings.policy, rng.getrandbits(31),
                        settings.bias, settings.fpu, settings.solve_size, settings.solve_limit,
-                       settings.rollout_size)
+                       settings.rollout_size, settings.mix)
         clock.tick(ran)
         if ran < want or tree.proven[0] != 0 or clock.out_of_time():
             break

@@ -44,6 +44,9 @@ Added in December 2026 (the ``mcts_v2`` agent has them all off):
   ``bias / (visits + 1)``), first-play urgency (``fpu``), and the playout policies 2 (the
   better of two moves by local balance) and 3 (draw again, twice at most, a move that hands
   over a win); off.
+* ``mix``: a new leaf's value mixes the heuristic evaluation of
+  :func:`.search_kernels.evaluate_mover` (weight ``mix``) with its playout's result; off
+  (it lost every game at ``mix`` 1, see :class:`.mcts3.Settings`).
 """
 
 import numpy as np
@@ -51,6 +54,7 @@ import numpy as np
 from ...core.njit import njit
 from .kernels import EMPTY, points, targets
 from .mcts_kernels import ACTION, COUNT, FIRST, VISITS, propagate_proof  # the same tree layout
+from .search_kernels import evaluate_mover
 
 # tree arrays: first child, number of children, the action into the node, visits
 # AMAF arrays: visits, result sum for Black
@@ -453,7 +457,7 @@ def update_amaf(ints, amaf, node, board, mover, result):
 
 @njit(cache=True)
 def simulate(ints, value, proven, amaf, prior, used, neighbours, board0, pawn0, colour0, iterations, exploration,
-             rave_bias, policy, seed, bias, fpu, solve_size, solve_limit, rollout_size):
+             rave_bias, policy, seed, bias, fpu, solve_size, solve_limit, rollout_size, mix):
     """Run ``iterations`` simulations from the root (node 0; ``colour0`` to move, the pawn
     placed, no swap possible). Returns how many ran (fewer once the root is proven)."""
     np.random.seed(seed)
@@ -485,7 +489,7 @@ def simulate(ints, value, proven, amaf, prior, used, neighbours, board0, pawn0, 
         node = 0
         depth = 0
         path[0] = 0
-        result = 0
+        result = 0.0
         while True:
             if proven[node] != 0:
                 result = proven[node]
@@ -507,7 +511,16 @@ def simulate(ints, value, proven, amaf, prior, used, neighbours, board0, pawn0, 
                                                   solve_limit, seen, stamp, queue, moves, counts, nexts, pawns)
                         stamp += cells  # the playout's own stamps
                     else:
-                        result = play_out(neighbours, board, free, pawn, colour, policy, buffer, safe)
+                        guess = 0.0
+                        if mix > 0.0:
+                            guess = evaluate_mover(neighbours, board, pawn, colour)
+                            if colour == 2:
+                                guess = -guess
+                        if mix < 1.0:
+                            result = (1.0 - mix) * play_out(neighbours, board, free, pawn, colour, policy, buffer,
+                                                            safe) + mix * guess
+                        else:
+                            result = guess
                     break
                 n = targets(board, neighbours, pawn, buffer)
                 if n == 0:  # only at a root that is already over
