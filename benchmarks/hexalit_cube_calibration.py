@@ -40,8 +40,10 @@ By phase: turns < 40 give b = 0.22, turns >= 60 give b = 0.29.
 
 Refit for the learned chance (docs/CUBE.md; ``--bot bot:3 --every 5 --games 300
 --first-seed 2001``, today's bot:3 = alpha-beta at 1000 nodes: 8,129 undecided samples from
-245 games): quiet hand b = 0.207 ± 0.028 (log-loss 0.4720), quiet net b = 0.217 ± 0.029
-(``cube.NET_SLOPE``, log-loss 0.4721), static hand 0.201, static net 0.211.  Weaker players convert
+245 games): quiet hand b = 0.207 ± 0.028 (log-loss 0.4720), quiet net b = 0.214 ± 0.029
+(``cube.NET_SLOPE``, log-loss 0.4709; the first net: 0.217, 0.4721), static hand 0.201, static
+net 0.210.  On 163 held-out games (``--first-seed 3001 --games 200``, then ``--fit ...
+--held-out FILE``) the quiet net's log-loss is 0.5189, the quiet hand's 0.5203.  Weaker players convert
 less: ``--bot bot:2`` (seeds 1-300, 239 games, 49% draws) gives b = 0.124 ± 0.019.
 """
 
@@ -180,6 +182,34 @@ def report(samples: list[dict]) -> None:
                   + "   ".join(f"{cell:.3f}" for cell in cells))
 
 
+def held_out(samples: list[dict], held: list[dict]) -> None:
+    """Each estimator's ``p = σ(b x)``, fitted to ``samples``, judged on the ``held`` samples
+    (other games): log-loss and Brier score over their undecided positions."""
+    games = len({s["game"] for s in held})
+    print(f"\nheld out: {len(held)} samples from {games} games; p = σ(b x) fitted above")
+    for name in ESTIMATORS:
+        x = np.array([s[name] for s in samples])
+        keep = np.abs(x) < cube.WON
+        (b,), _, _ = fit(x[keep][:, None], np.array([s["result"] for s in samples])[keep])
+        x = np.array([s[name] for s in held])
+        keep = np.abs(x) < cube.WON
+        y = np.array([s["result"] for s in held])[keep]
+        p = np.clip(1 / (1 + np.exp(-b * x[keep])), 1e-12, 1 - 1e-12)
+        loss = float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+        print(f"  {name}: b = {b:.3f}, {keep.sum()} undecided, log-loss {loss:.4f}, "
+              f"Brier {float(np.mean((p - y) ** 2)):.4f}")
+
+
+def with_estimates(paths: list[str]) -> list[dict]:
+    """The samples of these files, with any estimator added since they were taken."""
+    samples = [s for path in paths for s in json.loads(Path(path).read_text())]
+    for sample in samples:
+        if any(name not in sample for name in ESTIMATORS):
+            board, side, temp = parse_position(sample["position"])
+            sample.update(estimates(board, temp, side))
+    return samples
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
@@ -189,13 +219,10 @@ def main() -> None:
     parser.add_argument("--out", help="write the samples to this JSON file (and fit them)")
     parser.add_argument("--fit", nargs="+", help="fit samples from these JSON files, play nothing")
     parser.add_argument("--per-game", type=int, help="fit only the first N samples of each game")
+    parser.add_argument("--held-out", nargs="+", help="with --fit: judge the fits on the samples of these files")
     args = parser.parse_args()
     if args.fit:
-        samples = [s for path in args.fit for s in json.loads(Path(path).read_text())]
-        for sample in samples:  # estimators added since the samples were taken
-            if any(name not in sample for name in ESTIMATORS):
-                board, side, temp = parse_position(sample["position"])
-                sample.update(estimates(board, temp, side))
+        samples = with_estimates(args.fit)
         if args.per_game:
             seen: dict[int, int] = {}
             kept = []
@@ -205,6 +232,8 @@ def main() -> None:
                     kept.append(s)
             samples = kept
         report(samples)
+        if args.held_out:
+            held_out(samples, with_estimates(args.held_out))
         return
     samples: list[dict] = []
     started = time.time()

@@ -22,8 +22,9 @@ QUICK = ["bot:1", "bot:2", "bot:3", "mcts:40", "uct:40", "alphabeta:150"]
 
 #: White has nothing but its 1; Black has its whole army
 LONE_WHITE = START.replace("1RBNKBNR1/2PPPQPPP2/6P6", "4K4/11/13")
-#: the start, but Black has lost a knight and a pawn
-AHEAD = START.replace("2pppqppp2/1rbnkbnr1", "3ppqppp2/1rbnkb1r1")
+#: the start, but Black has lost a knight and its front pawn (inside the doubling window by the
+#: hand and the net chance: 72.7% and 71.5%)
+AHEAD = START.replace("6p6/2pppqppp2/1rbnkbnr1", "13/2pppqppp2/1rb1kbnr1")
 
 
 def cube_game(position: str, side: str, first: str | None = None, **options) -> ludothek.GameState:

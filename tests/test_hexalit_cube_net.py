@@ -125,7 +125,7 @@ def _positions(count: int, seed: int):
 
 
 def test_the_net_chance_agrees_with_the_numpy_reference():
-    params = N.unpack(N.shipped_flat("hexalit", cube.CUBE_NET))
+    params = N.unpack(N.shipped_flat("hexalit"))
     w = cube.net_weights()
     for board, temp, side in _positions(30, seed=5):
         hand_white = cube.static_pawns(board, temp, side) * (1 if side == 0 else -1)

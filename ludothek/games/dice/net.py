@@ -131,15 +131,14 @@ def load(path) -> dict:
 
 #: the shipped weights, by game (``ludothek/games/<game>/net.npz``)
 SHIPPED = {"trigeo": "ludothek.games.trigeo", "hexalit": "ludothek.games.hexalit"}
-_LOADED: dict[tuple[str, str], np.ndarray] = {}
+_LOADED: dict[str, np.ndarray] = {}
 
 
-def shipped_flat(game: str, name: str = "net.npz") -> np.ndarray:
-    """The game's shipped net, packed (read-only; loaded once). ``name``: another net the
-    game's package ships (Hexalit's cube keeps the net its chances were calibrated on)."""
-    if (game, name) not in _LOADED:
-        with resources.files(SHIPPED[game]).joinpath(name).open("rb") as f:
+def shipped_flat(game: str) -> np.ndarray:
+    """The game's shipped net, packed (read-only; loaded once)."""
+    if game not in _LOADED:
+        with resources.files(SHIPPED[game]).joinpath("net.npz").open("rb") as f:
             flat = pack(load(f))
         flat.setflags(write=False)
-        _LOADED[game, name] = flat
-    return _LOADED[game, name]
+        _LOADED[game] = flat
+    return _LOADED[game]

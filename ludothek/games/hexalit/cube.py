@@ -12,7 +12,7 @@ a player wins the game (a draw counted as half a win), with backgammon's cube eq
   ``benchmarks/hexalit_cube_calibration.py`` to self-play games (see the constant): an even
   evaluation is an even game, 3.1 pawns up is 70%, 4.1 pawns 75%, a whole army ~100%.
   The learned alternative (:func:`net_chance`, docs/CUBE.md) stands pat on the learned
-  evaluation (:func:`net_static_pawns`, the net :data:`CUBE_NET` of ``docs/LEARNED_EVAL.md``) in the
+  evaluation (:func:`net_static_pawns`, the search's shipped net, ``docs/LEARNED_EVAL.md``) in the
   same quiescence search, with its own ``NET_SLOPE``.  :data:`CHANCE` names the bots'
   choice (:data:`CHANCES`): the net's, which with the cube-aware table made fewer and cheaper
   cube errors on rollouts than the hand chance at ``SLOPE`` with the coin-flip table
@@ -72,15 +72,10 @@ TEMPO = HEXALIT_WEIGHTS[W_TEMPO]
 QUIET_DEPTH = 4
 #: a decided game, in pawns (beyond any evaluation: a side without a 1 is -100)
 WON = 1000.0
-#: p = 1 / (1 + exp(-NET_SLOPE * x)) for the quiet *learned* evaluation x (pawns), fitted
-#: by the same script to bot:3 self-play (seeds 2001-2300, 8,129 positions of 245 games;
-#: docs/CUBE.md): 0.217 ± 0.029
-NET_SLOPE = 0.217
-#: the net the chances come from, as shipped with the game: the first learned evaluation
-#: (December 4, 2026), on which NET_SLOPE and docs/CUBE.md's error table were measured. The
-#: search's net (``net.npz``) has been trained again since; the cube keeps its own until it
-#: is calibrated and measured on the new one.
-CUBE_NET = "cube_net.npz"
+#: p = 1 / (1 + exp(-NET_SLOPE * x)) for the quiet *learned* evaluation x (pawns) of the
+#: shipped net, fitted by the same script to bot:3 self-play (seeds 2001-2300, 8,129 positions
+#: of 245 games; docs/CUBE.md): 0.214 ± 0.029 (the first net's was 0.217)
+NET_SLOPE = 0.214
 #: the bots' winning chance (:data:`CHANCES`) and match equity table (:data:`EQUITIES`);
 #: "hand" and "coin_flip" were the bots' before (docs/CUBE.md)
 CHANCE = "net"
@@ -103,17 +98,17 @@ _NET_WEIGHTS: list[np.ndarray] = []
 
 
 def net_weights() -> np.ndarray:
-    """The search's weights array with the cube's net after it (loaded once)."""
+    """The search's weights array with its shipped net after it (loaded once)."""
     if not _NET_WEIGHTS:
         from ..dice import net as N
-        from ..dice.search import WEIGHTS
+        from ..dice.search import weights_of
 
-        _NET_WEIGHTS.append(np.concatenate([np.asarray(WEIGHTS[SK.HEXALIT]), N.shipped_flat("hexalit", CUBE_NET)]))
+        _NET_WEIGHTS.append(weights_of({"net": N.shipped_flat("hexalit")}, SK.HEXALIT))
     return _NET_WEIGHTS[0]
 
 
 def net_static_pawns(board: np.ndarray, temp: np.ndarray, side: int) -> float:
-    """The learned evaluation (``ludothek/games/dice/net.py``, the cube's net) for
+    """The learned evaluation (``ludothek/games/dice/net.py``, the game's shipped net) for
     ``side``, which is to move, in pawns before the squash: the hand evaluation with the
     tempo, corrected by the net."""
     w = net_weights()
