@@ -55,7 +55,10 @@ class Settings:
     the best local balance a move reaches and whether it hands over a win), against today's
     search at 0.05 s a move on side 13, 40 games (seed 7) on two quiet cores: mix 0.5 0.075,
     mix 1 (no playout) 0.0. The evaluation costs more than a playout (165,000 simulations a
-    second with mix 1, 265,000 with playouts, side 13 after 3 plies) and tells far less."""
+    second with mix 1, 265,000 with playouts, side 13 after 3 plies) and tells far less.
+    MAST in the playouts (with probability 0.3 or 0.6 the safe move whose cell did best for
+    its colour in this search's simulations, else a uniform one; not kept) scored 0.50 and
+    0.50 in the same match: no gain to keep it for."""
 
     exploration: float = 1.0
     #: RAVE's bias b in beta = an / (an + n + b * an * n); negative: RAVE off
