@@ -14,6 +14,14 @@ The rungs of levels 6-8 think for a time: run them on cores nothing else uses, e
 `python benchmarks/ladder.py --only "bot:6 bot:5" --workers 2` (about 2 hours on two cores for the
 four games), then "bot:7 bot:6" (about 8 hours) and "bot:8 bot:7" (about 1.5 days).
 
+A rung too long for one sitting can be played in parts: `--parts 10` plays it as 10 matches of
+20 games (`--seed 1` ... `--seed 10`: other openings each), keeps each part in
+benchmarks/ladder-parts.json as it ends, and skips the parts already there (with today's
+levels) when run again. Once every part is in, the rung's result is their sum. Stopping the
+run loses only the part being played.
+
+    python benchmarks/ladder.py --only "trike bot:7 bot:6" --workers 2 --parts 10
+
 Pinning: the matches run under `taskset -c F-(F+W-1)` with W worker processes, one per core
 from core F (`--first-core`, default 0); nothing else should run on those cores meanwhile (a
 shared machine makes equal-time matches unfair; node budgets play the same games anyway).
@@ -24,6 +32,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
 import os
 import shlex
 import subprocess
@@ -32,9 +41,11 @@ import time
 from pathlib import Path
 
 from ludothek.ai.levels import level_of
+from ludothek.ai.stats import MatchStats
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "ladder-results.json"
+PARTS = ROOT / "benchmarks" / "ladder-parts.json"
 PAGE = ROOT / "docs" / "LADDER.md"
 GAMES = 200  # per rung: the issue asks for at least 200
 
@@ -63,8 +74,8 @@ def shown(argv: list[str], workers: int, first: int = 0) -> str:
     return f"taskset -c {cores(workers, first)} " + " ".join(shlex.quote(part) for part in argv)
 
 
-def load() -> dict[str, dict]:
-    return json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+def load(path: Path = RESULTS) -> dict[str, dict]:
+    return json.loads(path.read_text()) if path.exists() else {}
 
 
 def levels(game: str, agents: tuple[str, ...], timed: bool) -> dict[str, str]:
@@ -99,7 +110,65 @@ def measured(results: dict[str, dict], game: str, a: str, b: str, extra: list[st
                and current(r) for r in results.values())
 
 
-def measure(selected: list[tuple], games: int, workers: int, first: int) -> None:
+def play(argv: list[str], workers: int, first: int) -> dict:
+    """Run one ``ludothek match`` pinned to its cores; its JSON result with the wall time."""
+    key = shown(argv, workers, first)
+    print(f"running: {key}", flush=True)
+    started = time.time()
+    run = subprocess.run(["taskset", "-c", cores(workers, first), *argv], capture_output=True, text=True)
+    if run.returncode != 0:
+        print(run.stderr, file=sys.stderr)
+        raise SystemExit(f"failed: {key}")
+    return {**json.loads(run.stdout), "wall_seconds": round(time.time() - started)}
+
+
+def in_parts(key: str, game: str, a: str, b: str, extra: list[str], games: int, workers: int, first: int,
+             parts: int, run=play) -> dict:
+    """The rung as ``parts`` matches of ``games / parts`` games with seeds 1 ... ``parts``: each
+    part is kept in :data:`PARTS` when it ends, a part kept with today's levels is not played
+    again. Returns the parts summed (:func:`summed`)."""
+    name = parts_name(key, parts)
+    for seed in range(1, parts + 1):
+        argv = command(game, a, b, [*extra, "--seed", str(seed)], games // parts, workers)
+        known = load(PARTS).get(name, {}).get(str(seed))
+        if known is not None and current(known):
+            continue
+        outcome = run(argv, workers, first)
+        outcome.update(command=shown(argv, workers, first), levels=levels(game, (a, b), bool(extra)),
+                       commit=commit(), parts=parts)
+        kept = load(PARTS)  # anew: another run may have added parts meanwhile
+        kept.setdefault(name, {})[str(seed)] = outcome
+        PARTS.write_text(json.dumps(kept, indent=1) + "\n")
+        print(f"  part {seed} of {parts}: score {outcome['score']:.3f}", flush=True)
+    found = load(PARTS)[name]
+    return {**summed([found[str(seed)] for seed in range(1, parts + 1)]),
+            "command": f"{name} (--seed 1 … {parts}, -n {games // parts} each), summed"}
+
+
+def parts_name(key: str, parts: int) -> str:
+    return f"{key}, in {parts} parts"
+
+
+def summed(parts: list[dict]) -> dict:
+    """Matches between the same agents as one: their games counted together, the interval and
+    the Elo difference of the total, the plies and seconds of every game."""
+    stats = MatchStats(*(sum(part[field] for part in parts) for field in ("wins", "draws", "losses")))
+    low, high = stats.interval()
+    elo_low, elo_high = stats.elo_interval()
+    commits = list(dict.fromkeys(part.get("commit", "?") for part in parts))
+    return {"game": parts[0]["game"], "a": parts[0]["a"], "b": parts[0]["b"], "games": stats.games,
+            "wins": stats.wins, "draws": stats.draws, "losses": stats.losses, "score": stats.score,
+            "ci95": [low, high], "elo": finite(stats.elo), "elo_ci95": [finite(elo_low), finite(elo_high)],
+            "mean_plies": sum(part["mean_plies"] * part["games"] for part in parts) / stats.games,
+            **{field: sum(part[field] for part in parts) for field in ("seconds_a", "seconds_b", "wall_seconds")},
+            "levels": parts[0]["levels"], "commit": "/".join(commits)}
+
+
+def finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
+def measure(selected: list[tuple], games: int, workers: int, first: int, parts: int = 1) -> None:
     results = load()
     for title, game, a, b, extra in selected:
         argv = command(game, a, b, extra, games, workers)
@@ -107,15 +176,12 @@ def measure(selected: list[tuple], games: int, workers: int, first: int) -> None
         if measured(results, game, a, b, extra, games):
             print(f"measured already: {game} {a} vs {b}")
             continue
-        print(f"running: {key}", flush=True)
-        started = time.time()
-        run = subprocess.run(["taskset", "-c", cores(workers, first), *argv], capture_output=True, text=True)
-        if run.returncode != 0:
-            print(run.stderr, file=sys.stderr)
-            raise SystemExit(f"failed: {key}")
-        outcome = json.loads(run.stdout)
-        outcome.update(title=title, wall_seconds=round(time.time() - started), command=key,
-                       levels=levels(game, (a, b), bool(extra)), commit=commit())
+        if parts > 1:
+            outcome = in_parts(key, game, a, b, extra, games, workers, first, parts)
+        else:
+            outcome = play(argv, workers, first)
+            outcome.update(command=key, levels=levels(game, (a, b), bool(extra)), commit=commit())
+        outcome.update(title=title)
         results = load()  # anew: another run may have added results meanwhile
         before = results.pop(key, None)
         if before is not None:  # measured with other levels: kept as a row of its own commit
@@ -173,7 +239,12 @@ def write() -> None:
         *TABLE_HEAD,
     ]
     lines += [row(outcome) for outcome in results.values() if current(outcome)]
-    missing = [f"{game}: {a} vs {b}" for _, game, a, b, extra in RUNGS
+    played = {}  # rungs played in parts so far: (game, a, b) -> "n of k parts"
+    for kept in load(PARTS).values():
+        fresh = [outcome for outcome in kept.values() if current(outcome)]
+        if fresh:
+            played[fresh[0]["game"], fresh[0]["a"], fresh[0]["b"]] = f" ({len(fresh)} of {fresh[0]['parts']} parts played)"
+    missing = [f"{game}: {a} vs {b}{played.get((game, a, b), '')}" for _, game, a, b, extra in RUNGS
                if not measured(results, game, a, b, extra, GAMES)]
     if missing:
         lines += ["", f"Not measured yet with {GAMES} games: " + "; ".join(missing) + "."]
@@ -192,6 +263,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=GAMES)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--first-core", type=int, default=0, help="pin the workers from this core on")
+    parser.add_argument("--parts", type=int, default=1, help="play each rung as this many matches, kept as they end")
     parser.add_argument("--list", action="store_true", help="list the rungs")
     parser.add_argument("--write", action="store_true", help="only write the page")
     args = parser.parse_args()
@@ -199,12 +271,17 @@ def main() -> None:
         results = load()
         for title, game, a, b, extra in RUNGS:
             key = shown(command(game, a, b, extra, args.games, args.workers), args.workers, args.first_core)
-            print(("done " if measured(results, game, a, b, extra, args.games) else "todo ") + key)
+            status = "done" if measured(results, game, a, b, extra, args.games) else "todo"
+            if status == "todo" and args.parts > 1:
+                status += f" ({len(load(PARTS).get(parts_name(key, args.parts), {}))} of {args.parts} parts)"
+            print(f"{status} {key}")
         return
     if not args.write:
         selected = [rung for rung in RUNGS
                     if not args.only or args.only in " ".join([rung[1], rung[2], rung[3], *rung[4]])]
-        measure(selected, args.games, args.workers, args.first_core)
+        if args.parts < 1 or args.games % args.parts:
+            parser.error(f"--parts must divide --games ({args.games}) into whole matches")
+        measure(selected, args.games, args.workers, args.first_core, args.parts)
     write()
 
 
