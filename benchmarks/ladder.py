@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import math
 import os
 import shlex
 import subprocess
@@ -130,8 +129,7 @@ def in_parts(key: str, game: str, a: str, b: str, extra: list[str], games: int, 
     name = parts_name(key, parts)
     for seed in range(1, parts + 1):
         argv = command(game, a, b, [*extra, "--seed", str(seed)], games // parts, workers)
-        known = load(PARTS).get(name, {}).get(str(seed))
-        if known is not None and current(known):
+        if str(seed) in fresh_parts().get(name, {}):
             continue
         outcome = run(argv, workers, first)
         outcome.update(command=shown(argv, workers, first), levels=levels(game, (a, b), bool(extra)),
@@ -149,23 +147,21 @@ def parts_name(key: str, parts: int) -> str:
     return f"{key}, in {parts} parts"
 
 
+def fresh_parts() -> dict[str, dict[str, dict]]:
+    """The parts kept, by rung and seed, but those played with other levels."""
+    return {name: {seed: outcome for seed, outcome in kept.items() if current(outcome)}
+            for name, kept in load(PARTS).items()}
+
+
 def summed(parts: list[dict]) -> dict:
     """Matches between the same agents as one: their games counted together, the interval and
     the Elo difference of the total, the plies and seconds of every game."""
     stats = MatchStats(*(sum(part[field] for part in parts) for field in ("wins", "draws", "losses")))
-    low, high = stats.interval()
-    elo_low, elo_high = stats.elo_interval()
     commits = list(dict.fromkeys(part.get("commit", "?") for part in parts))
-    return {"game": parts[0]["game"], "a": parts[0]["a"], "b": parts[0]["b"], "games": stats.games,
-            "wins": stats.wins, "draws": stats.draws, "losses": stats.losses, "score": stats.score,
-            "ci95": [low, high], "elo": finite(stats.elo), "elo_ci95": [finite(elo_low), finite(elo_high)],
+    return {"game": parts[0]["game"], "a": parts[0]["a"], "b": parts[0]["b"], **stats.summary(),
             "mean_plies": sum(part["mean_plies"] * part["games"] for part in parts) / stats.games,
             **{field: sum(part[field] for part in parts) for field in ("seconds_a", "seconds_b", "wall_seconds")},
             "levels": parts[0]["levels"], "commit": "/".join(commits)}
-
-
-def finite(value: float) -> float | None:
-    return value if math.isfinite(value) else None
 
 
 def measure(selected: list[tuple], games: int, workers: int, first: int, parts: int = 1) -> None:
@@ -240,10 +236,10 @@ def write() -> None:
     ]
     lines += [row(outcome) for outcome in results.values() if current(outcome)]
     played = {}  # rungs played in parts so far: (game, a, b) -> "n of k parts"
-    for kept in load(PARTS).values():
-        fresh = [outcome for outcome in kept.values() if current(outcome)]
+    for fresh in fresh_parts().values():
         if fresh:
-            played[fresh[0]["game"], fresh[0]["a"], fresh[0]["b"]] = f" ({len(fresh)} of {fresh[0]['parts']} parts played)"
+            first = next(iter(fresh.values()))
+            played[first["game"], first["a"], first["b"]] = f" ({len(fresh)} of {first['parts']} parts played)"
     missing = [f"{game}: {a} vs {b}{played.get((game, a, b), '')}" for _, game, a, b, extra in RUNGS
                if not measured(results, game, a, b, extra, GAMES)]
     if missing:
@@ -273,7 +269,7 @@ def main() -> None:
             key = shown(command(game, a, b, extra, args.games, args.workers), args.workers, args.first_core)
             status = "done" if measured(results, game, a, b, extra, args.games) else "todo"
             if status == "todo" and args.parts > 1:
-                status += f" ({len(load(PARTS).get(parts_name(key, args.parts), {}))} of {args.parts} parts)"
+                status += f" ({len(fresh_parts().get(parts_name(key, args.parts), {}))} of {args.parts} parts)"
             print(f"{status} {key}")
         return
     if not args.write:

@@ -596,12 +596,8 @@ def match(game: str, agent_a: str, agent_b: str, games_count: int, workers: int,
     think_b = sum(r.seconds[1] for r in results)
     plies = sum(r.plies for r in results)
     if as_json:
-        low, high = stats.interval()
-        elo_low, elo_high = stats.elo_interval()
         click.echo(json.dumps({
-            "game": state.name, "a": agent_a, "b": agent_b, "games": stats.games, "wins": stats.wins,
-            "draws": stats.draws, "losses": stats.losses, "score": stats.score, "ci95": [low, high],
-            "elo": _finite(stats.elo), "elo_ci95": [_finite(elo_low), _finite(elo_high)],
+            "game": state.name, "a": agent_a, "b": agent_b, **stats.summary(),
             "mean_plies": plies / len(results), "seconds_a": think_a, "seconds_b": think_b,
             **({"interrupted": True, "planned_games": games_count} if interrupted else {}),
         }))
@@ -789,10 +785,6 @@ def tournament(game: str, rounds: int | None, minutes: float | None, players: st
 def _clock(seconds: float) -> str:
     seconds = int(seconds + 0.5)
     return f"{seconds // 3600}:{seconds // 60 % 60:02}:{seconds % 60:02}"
-
-
-def _finite(value: float) -> float | None:
-    return value if value == value and abs(value) != float("inf") else None
 
 
 @main.command(context_settings=CONTEXT)

@@ -34,10 +34,7 @@ TODAY = replace(DEFAULT, rave_bias=1e-3, policy=1)
 
 def run(tree, state_or_arrays, iterations, settings=FULL, seed=1):
     neighbours, board, pawn, colour = state_or_arrays
-    return K.simulate(tree.ints, tree.value, tree.proven, tree.amaf, tree.prior, tree.used, neighbours, board.copy(),
-                      pawn, colour, iterations, settings.exploration, settings.rave_bias, settings.policy, seed,
-                      settings.bias, settings.fpu, settings.solve_size, settings.solve_limit, settings.rollout_size,
-                      settings.mix)
+    return mcts3.run_kernel(tree, neighbours, board.copy(), pawn, colour, iterations, settings, seed)
 
 
 def arrays(state):

@@ -31,11 +31,7 @@ def work(cells):
 
 
 def simulate(tree, state, iterations, settings, seed):
-    neighbours, board, pawn, colour = arrays(state)
-    return K.simulate(tree.ints, tree.value, tree.proven, tree.amaf, tree.prior, tree.used, neighbours, board, pawn,
-                      colour, iterations, settings.exploration, settings.rave_bias, settings.policy, seed,
-                      settings.bias, settings.fpu, settings.solve_size, settings.solve_limit, settings.rollout_size,
-                      settings.mix)
+    return mcts3.run_kernel(tree, *arrays(state), iterations, settings, seed)
 
 
 def played(size, plies, rng):

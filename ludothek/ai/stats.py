@@ -82,6 +82,15 @@ class MatchStats:
         low, high = self.interval(z)
         return elo_difference(low), elo_difference(high)
 
+    def summary(self) -> dict:
+        """The result as JSON fields (``ludothek match --json``): counts, score, its interval and
+        the Elo difference with its interval (None where infinite: a clean sweep)."""
+        low, high = self.interval()
+        elo_low, elo_high = self.elo_interval()
+        return {"games": self.games, "wins": self.wins, "draws": self.draws, "losses": self.losses,
+                "score": self.score, "ci95": [low, high], "elo": _finite(self.elo),
+                "elo_ci95": [_finite(elo_low), _finite(elo_high)]}
+
     def describe(self, name_a: str = "A") -> list[str]:
         low, high = self.interval()
         elo_low, elo_high = self.elo_interval()
@@ -90,6 +99,10 @@ class MatchStats:
             f"score {self.score:.3f} (95% CI {low:.3f}..{high:.3f})",
             f"Elo difference {_elo(self.elo)} (95% CI {_elo(elo_low)}..{_elo(elo_high)})",
         ]
+
+
+def _finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None
 
 
 def _elo(value: float) -> str:

@@ -118,10 +118,7 @@ def search(state, clock, rng, settings: Settings = DEFAULT, kept: Kept | None = 
         want = chunk if budget.iterations is None else min(chunk, budget.iterations - clock.count)
         if want <= 0:
             break
-        ran = simulate(tree.ints, tree.value, tree.proven, tree.amaf, tree.prior, tree.used, neighbours, board, pawn,
-                       colour, want, settings.exploration, settings.rave_bias, settings.policy, rng.getrandbits(31),
-                       settings.bias, settings.fpu, settings.solve_size, settings.solve_limit,
-                       settings.rollout_size, settings.mix)
+        ran = run_kernel(tree, neighbours, board, pawn, colour, want, settings, rng.getrandbits(31))
         clock.tick(ran)
         if ran < want or tree.proven[0] != 0 or clock.out_of_time():
             break
@@ -132,6 +129,14 @@ def search(state, clock, rng, settings: Settings = DEFAULT, kept: Kept | None = 
     if state._swap_allowed():
         analysis = _with_swap(state, analysis)
     return analysis
+
+
+def run_kernel(tree: Tree, neighbours, board, pawn: int, colour: int, iterations: int, settings: Settings,
+               seed: int) -> int:
+    """:func:`.mcts3_kernels.simulate` on ``tree`` with ``settings``: how many simulations ran."""
+    return simulate(tree.ints, tree.value, tree.proven, tree.amaf, tree.prior, tree.used, neighbours, board, pawn,
+                    colour, iterations, settings.exploration, settings.rave_bias, settings.policy, seed, settings.bias,
+                    settings.fpu, settings.solve_size, settings.solve_limit, settings.rollout_size, settings.mix)
 
 
 _TREES = threading.local()
