@@ -313,7 +313,7 @@ def test_the_anti_decisive_check_sees_a_handed_over_win():
             after[cell] = colour
             replies = buffer[: kernels.targets(after, neighbours, cell, buffer)].copy()
             expected = any(_ending(after, neighbours, 3 - colour, int(r)) > 0 for r in replies)
-            assert K.hands_over(board, neighbours, free, colour, cell) == expected
+            assert kernels.hands_over(board, neighbours, free, colour, cell) == expected
             seen += expected
     assert seen > 10
 

@@ -230,7 +230,7 @@ def test_the_search_before_stays_reachable_as_mcts_v2():
     # with every addition off, and the rest of the bots' settings
     assert v2.trike_settings == mcts3.V2
     assert (mcts3.V2.bias, mcts3.V2.fpu, mcts3.V2.solve_size, mcts3.V2.rollout_size) == (0.0, -1.0, 0, 0)
-    assert mcts3.V2 == replace(mcts3.DEFAULT, solve_size=0, solve_limit=0)
+    assert mcts3.V2 == replace(mcts3.DEFAULT, solve_size=0, solve_limit=0, puct=0.0)
     # mcts_v2 is this driver with V2, analysis for analysis
     again = mcts3.search(state, Budget(iterations=700).clock(), random.Random(5), mcts3.V2, mcts3.Kept())
     assert (again.best, again.visits, again.scores) == (analysis.best, analysis.visits, analysis.scores)
@@ -253,8 +253,9 @@ def test_the_bots_use_the_new_search():
 
 
 def test_mcts_with_takes_the_new_settings():
-    agent = make_agent("mcts_with:300,solve=12,limit=500,bias=0.5,fpu=1,mix=0.25", "trike")
-    assert agent.trike_settings == Settings(solve_size=12, solve_limit=500, bias=0.5, fpu=1.0, mix=0.25)
+    agent = make_agent("mcts_with:300,solve=12,limit=500,bias=0.5,fpu=1,mix=0.25,puct=2,reduction=0.1", "trike")
+    assert agent.trike_settings == Settings(solve_size=12, solve_limit=500, bias=0.5, fpu=1.0, mix=0.25, puct=2.0,
+                                            reduction=0.1)
     with pytest.raises(ludothek.OptionError):
         make_agent("mcts_with:300,solve=x", "trike")
 

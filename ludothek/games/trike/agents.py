@@ -22,7 +22,7 @@ from dataclasses import replace
 from ...ai.budget import Budget
 from ...ai.mcts import MCTSAgent
 from ...core.errors import OptionError
-from .mcts3 import DEFAULT, V2, Settings
+from .mcts3 import DEFAULT, V2, Settings, load_prior
 from .texts import TEXTS
 
 
@@ -45,6 +45,8 @@ def mcts_v2_factory(game: str, argument: str | None, seed: int | None) -> MCTSAg
 def mcts_with_factory(game: str, argument: str | None, seed: int | None) -> MCTSAgent:
     budget_text, *assignments = (argument or "").split(",")
     settings = settings_from(assignments)
+    if settings.prior is not None:
+        load_prior(settings.prior)  # a file that is missing or not a prior is an error now, not at the first move
     agent = MCTSAgent(game, seed, _budget(budget_text), label="mcts_with")
     agent.trike_settings = settings
     return agent
@@ -55,7 +57,8 @@ def settings_from(assignments: list[str], base: Settings = DEFAULT) -> Settings:
               "swap": ("swap", lambda text: bool(int(text))), "reuse": ("reuse", lambda text: bool(int(text))),
               "bias": ("bias", float), "fpu": ("fpu", float),
               "solve": ("solve_size", int), "limit": ("solve_limit", int),
-              "rollout": ("rollout_size", int), "mix": ("mix", float)}
+              "rollout": ("rollout_size", int), "mix": ("mix", float), "puct": ("puct", float), "reduction": ("reduction", float),
+              "prior": ("prior", str)}
     changes = {}
     for assignment in assignments:
         key, _, text = assignment.strip().partition("=")

@@ -312,3 +312,30 @@ def random_playouts(neighbours, board_start, pawn_start, colour_start, swap_allo
         if black > white:
             black_wins += 1
     return total_plies, black_wins
+
+
+@njit(cache=True)
+def wins_there(board, neighbours, colour, cell):
+    """Whether ``colour`` wins when the game ends with the pawn on ``cell`` carrying its stone
+    (``cell`` is empty; the board is left as it was)."""
+    board[cell] = colour
+    black, white = points(board, neighbours, cell)
+    board[cell] = EMPTY
+    return black > white if colour == 1 else white > black
+
+
+@njit(cache=True)
+def hands_over(board, neighbours, free, colour, cell):
+    """Whether, after ``colour`` moves to ``cell`` (a move that does not end the game), the
+    opponent can end the game at once and win. Only a neighbour whose last empty neighbour is
+    ``cell`` becomes a dead end he can reach (any other dead end is walled off from ``cell``)."""
+    found = False
+    board[cell] = colour
+    for direction in range(6):
+        other = neighbours[cell, direction]
+        if other >= 0 and board[other] == EMPTY and free[other] == 1 and wins_there(board, neighbours, 3 - colour,
+                                                                                   other):
+            found = True
+            break
+    board[cell] = EMPTY
+    return found

@@ -47,13 +47,20 @@ Added in December 2026 (the ``mcts_v2`` agent has them all off):
 * ``mix``: a new leaf's value mixes the heuristic evaluation of
   :func:`.search_kernels.evaluate_mover` (weight ``mix``) with its playout's result; off
   (it lost every game at ``mix`` 1, see :class:`.mcts3.Settings`).
+* **PUCT with a learned move prior** (``puct`` > 0, on): when a node's children are made, each
+  gets its prior from :mod:`.prior_kernels` (``weights``; ``ring`` holds the cells two steps
+  from each cell), and selection takes ``q + puct * prior * sqrt(N) / (1 + n)`` instead of UCT,
+  an unvisited child counting as its parent's value less ``reduction``. So the search no
+  longer tries every move once before it looks deeper at any, which on side 19 (dozens of
+  moves a position) cost most of its simulations.
 """
 
 import numpy as np
 
 from ...core.njit import njit
-from .kernels import EMPTY, points, targets
+from .kernels import EMPTY, hands_over, points, targets, wins_there
 from .mcts_kernels import ACTION, COUNT, FIRST, VISITS, propagate_proof  # the same tree layout
+from .prior_kernels import PER_MOVE, move_priors
 from .search_kernels import evaluate_mover
 
 # tree arrays: first child, number of children, the action into the node, visits
@@ -209,39 +216,12 @@ def solve(board, neighbours, free, pawn, colour, limit, moves, counts, nexts, pa
 
 
 @njit(cache=True)
-def wins_there(board, neighbours, colour, cell):
-    """Whether ``colour`` wins when the game ends with the pawn on ``cell`` carrying its stone
-    (``cell`` is empty; the board is left as it was)."""
-    board[cell] = colour
-    black, white = points(board, neighbours, cell)
-    board[cell] = EMPTY
-    return black > white if colour == 1 else white > black
-
-
-@njit(cache=True)
 def ending(board, neighbours, free, colour, cell):
     """+1 if ``colour`` moving to ``cell`` ends the game and wins, -1 if it ends it and
     loses, 0 if the game goes on."""
     if free[cell] != 0:
         return 0
     return 1 if wins_there(board, neighbours, colour, cell) else -1
-
-
-@njit(cache=True)
-def hands_over(board, neighbours, free, colour, cell):
-    """Whether, after ``colour`` moves to ``cell`` (a move that does not end the game), the
-    opponent can end the game at once and win. Only a neighbour whose last empty neighbour is
-    ``cell`` becomes a dead end he can reach (any other dead end is walled off from ``cell``)."""
-    found = False
-    board[cell] = colour
-    for direction in range(6):
-        other = neighbours[cell, direction]
-        if other >= 0 and board[other] == EMPTY and free[other] == 1 and wins_there(board, neighbours, 3 - colour,
-                                                                                   other):
-            found = True
-            break
-    board[cell] = EMPTY
-    return found
 
 
 @njit(cache=True)
@@ -457,7 +437,8 @@ def update_amaf(ints, amaf, node, board, mover, result):
 
 @njit(cache=True)
 def simulate(ints, value, proven, amaf, prior, used, neighbours, board0, pawn0, colour0, iterations, exploration,
-             rave_bias, policy, seed, bias, fpu, solve_size, solve_limit, rollout_size, mix):
+             rave_bias, policy, seed, bias, fpu, solve_size, solve_limit, rollout_size, mix, puct, reduction, weights,
+             ring):
     """Run ``iterations`` simulations from the root (node 0; ``colour0`` to move, the pawn
     placed, no swap possible). Returns how many ran (fewer once the root is proven)."""
     np.random.seed(seed)
@@ -477,6 +458,8 @@ def simulate(ints, value, proven, amaf, prior, used, neighbours, board0, pawn0, 
     counts = np.empty(cells + 1, np.int32)
     nexts = np.empty(cells + 1, np.int32)
     pawns = np.empty(cells + 2, np.int32)
+    shares = np.empty(cells, np.float64)
+    scratch = np.empty(PER_MOVE, np.int64)
     stamp = 0
     done = 0
     for _ in range(iterations):
@@ -531,6 +514,8 @@ def simulate(ints, value, proven, amaf, prior, used, neighbours, board0, pawn0, 
                 if used[0] + n > capacity:  # the tree is full: play out from here
                     result = play_out(neighbours, board, free, pawn, colour, policy, buffer, safe)
                     break
+                if puct > 0.0:
+                    move_priors(weights, board, neighbours, ring, free, colour, buffer, n, shares, scratch)
                 first = used[0]
                 used[0] += n
                 ints[node, FIRST] = first
@@ -544,7 +529,10 @@ def simulate(ints, value, proven, amaf, prior, used, neighbours, board0, pawn0, 
                     value[child] = 0.0
                     amaf[child, AMAF_N] = 0
                     amaf[child, AMAF_W] = 0
-                    prior[child] = balance(board, neighbours, colour, buffer[i]) if bias != 0.0 else 0.0
+                    if puct > 0.0:
+                        prior[child] = shares[i]
+                    else:
+                        prior[child] = balance(board, neighbours, colour, buffer[i]) if bias != 0.0 else 0.0
                     end = ending(board, neighbours, free, colour, buffer[i])
                     proven[child] = end if colour == 1 else -end
             # select
@@ -552,6 +540,8 @@ def simulate(ints, value, proven, amaf, prior, used, neighbours, board0, pawn0, 
             first = ints[node, FIRST]
             n = ints[node, COUNT]
             log_n = np.log(max(ints[node, VISITS], 1))
+            root_n = np.sqrt(max(ints[node, VISITS], 1))
+            parent_q = sign * value[node] / max(ints[node, VISITS], 1)
             best = -1
             best_score = -1e18
             offset = np.random.randint(0, n)
@@ -564,6 +554,9 @@ def simulate(ints, value, proven, amaf, prior, used, neighbours, board0, pawn0, 
                 visits = ints[child, VISITS]
                 if p < 0:
                     score = -1e9 + visits
+                elif puct > 0.0:
+                    q = sign * value[child] / visits if visits > 0 else parent_q - reduction
+                    score = q + puct * prior[child] * root_n / (1 + visits)
                 elif rave and amaf[child, AMAF_N] > 0:
                     an = amaf[child, AMAF_N]
                     q_amaf = sign * amaf[child, AMAF_W] / an

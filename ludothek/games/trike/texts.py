@@ -95,6 +95,14 @@ TEXTS = Catalog("trike", {
         "{agent}: unbekannte Einstellung {key} (Einstellungen: {known})",
     ),
     "mcts_with_value": ("{agent}: {key} takes a number, not {text}", "{agent}: {key} nimmt eine Zahl, nicht {text}"),
+    "prior_unreadable": (
+        "move prior {path}: cannot be read ({reason})",
+        "Zug-Prior {path}: nicht lesbar ({reason})",
+    ),
+    "prior_shape": (
+        "move prior {path}: {count} weights, but the features need {features}",
+        "Zug-Prior {path}: {count} Gewichte, die Merkmale brauchen aber {features}",
+    ),
     # the terminal board
     "board_over": ("game over: {winner} wins", "Partie vorbei: {winner} gewinnt"),
     "board_to_move": ("{side} to move", "{side} ist am Zug"),
