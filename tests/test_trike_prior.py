@@ -19,16 +19,9 @@ from ludothek.games.trike.kernels import targets
 from ludothek.games.trike.mcts3 import Settings
 from ludothek.games.trike.mcts3_kernels import free_counts
 
+from .test_trike_mcts3 import played
+
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def played(size, plies, rng):
-    state = ludothek.new_game("trike", size=size)
-    while state.ply < plies:
-        if state.is_over():
-            return None
-        state.play(rng.choice([a for a in state.legal_actions() if a != state.swap_action]))
-    return None if state.is_over() else state
 
 
 def positions(count, seed):
