@@ -88,14 +88,12 @@ def features_of(path: str):
 
 def fit(args) -> dict:
     parts = [features_of(path) for path in args.data]
-    rows, shares, owner, games, offset = [], [], [], [], 0
-    for r, s, o, g in parts:
-        rows.append(r)
-        shares.append(s)
-        owner.append(o + offset)
-        games.append(g)
-        offset += len(g)
-    rows, shares, owner, games = np.concatenate(rows), np.concatenate(shares), np.concatenate(owner), np.concatenate(games)
+    starts = np.cumsum([0] + [len(games) for *_, games in parts])  # each file's first position
+    rows = np.concatenate([part[0] for part in parts])
+    shares = np.concatenate([part[1] for part in parts])
+    owner = np.concatenate([part[2] + start for part, start in zip(parts, starts)])
+    games = np.concatenate([part[3] for part in parts])
+    offset = int(starts[-1])
     held_games = {g for g in set(games.tolist()) if hash((int(g), 7)) % 10 == 0}
     held_position = np.array([g in held_games for g in games])
     held = held_position[owner]
@@ -134,7 +132,8 @@ def fit(args) -> dict:
           f"held out {held_loss:.4f} (uniform {uniform_loss:.4f})")
     np.savez_compressed(args.out, weights=w)
     print(f"-> {args.out}")
-    return {"train": train_loss, "uniform_train": uniform_train, "held_out": held_loss, "uniform_held_out": uniform_loss}
+    return {"train": train_loss, "uniform_train": uniform_train, "held_out": held_loss,
+            "uniform_held_out": uniform_loss}
 
 
 def main(argv=None) -> None:

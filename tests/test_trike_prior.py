@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 
 import ludothek
+from ludothek import OptionError
+from ludothek.ai.base import make_agent
 from ludothek.ai.budget import Budget
 from ludothek.games.trike import mcts3
 from ludothek.games.trike import prior_kernels as P
@@ -192,9 +194,6 @@ def test_the_fit_script_learns_from_played_positions(tmp_path):
 
 
 def test_a_prior_file_that_is_missing_or_not_a_prior_is_a_clear_error(tmp_path):
-    from ludothek import OptionError
-    from ludothek.ai.base import make_agent
-
     with pytest.raises(OptionError, match="nonexistent.npz: cannot be read"):
         make_agent(f"mcts_with:10ms,prior={tmp_path}/nonexistent.npz", "trike")
     np.savez(tmp_path / "short.npz", weights=np.zeros(7))

@@ -57,8 +57,8 @@ def settings_from(assignments: list[str], base: Settings = DEFAULT) -> Settings:
               "swap": ("swap", lambda text: bool(int(text))), "reuse": ("reuse", lambda text: bool(int(text))),
               "bias": ("bias", float), "fpu": ("fpu", float),
               "solve": ("solve_size", int), "limit": ("solve_limit", int),
-              "rollout": ("rollout_size", int), "mix": ("mix", float), "puct": ("puct", float), "reduction": ("reduction", float),
-              "prior": ("prior", str)}
+              "rollout": ("rollout_size", int), "mix": ("mix", float),
+              "puct": ("puct", float), "reduction": ("reduction", float), "prior": ("prior", str)}
     changes = {}
     for assignment in assignments:
         key, _, text = assignment.strip().partition("=")

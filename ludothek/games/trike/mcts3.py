@@ -22,8 +22,8 @@ leaf once the pawn's region is small (see :mod:`.mcts3_kernels`). With all of th
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -191,13 +191,13 @@ def shipped_prior() -> np.ndarray:
     return load_prior(SHIPPED_PRIOR)
 
 
+_NO_PRIOR = np.zeros(FEATURES)
+
+
 def _prior_weights(settings: Settings) -> np.ndarray:
     if settings.puct <= 0.0:
         return _NO_PRIOR
     return load_prior(settings.prior or SHIPPED_PRIOR)
-
-
-_NO_PRIOR = np.zeros(FEATURES)
 
 
 def _tree(capacity: int) -> Tree:

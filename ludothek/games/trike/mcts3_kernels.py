@@ -540,8 +540,9 @@ def simulate(ints, value, proven, amaf, prior, used, neighbours, board0, pawn0, 
             first = ints[node, FIRST]
             n = ints[node, COUNT]
             log_n = np.log(max(ints[node, VISITS], 1))
-            root_n = np.sqrt(max(ints[node, VISITS], 1))
-            parent_q = sign * value[node] / max(ints[node, VISITS], 1)
+            if puct > 0.0:
+                root_n = np.sqrt(max(ints[node, VISITS], 1))
+                unvisited_q = sign * value[node] / max(ints[node, VISITS], 1) - reduction
             best = -1
             best_score = -1e18
             offset = np.random.randint(0, n)
@@ -555,7 +556,7 @@ def simulate(ints, value, proven, amaf, prior, used, neighbours, board0, pawn0, 
                 if p < 0:
                     score = -1e9 + visits
                 elif puct > 0.0:
-                    q = sign * value[child] / visits if visits > 0 else parent_q - reduction
+                    q = sign * value[child] / visits if visits > 0 else unvisited_q
                     score = q + puct * prior[child] * root_n / (1 + visits)
                 elif rave and amaf[child, AMAF_N] > 0:
                     an = amaf[child, AMAF_N]
