@@ -87,6 +87,46 @@ def test_the_solver_agrees_with_an_exhaustive_search():
         compared += 1
 
 
+def winning_replies(state, move) -> tuple[float, int]:
+    """(share of the opponent's replies to ``move`` that win for him, how many replies he has),
+    every reply judged by the exhaustive search."""
+    me = state.current_player()
+    state.play(move)
+    replies = state.legal_actions()
+    winning = 0
+    for reply in replies:
+        state.play(reply)
+        winning += state.returns()[me] < 0 if state.is_over() else exhaustive(state) < 0
+        state.undo()
+    state.undo()
+    return winning / len(replies), len(replies)
+
+
+def test_in_a_proven_loss_the_search_plays_the_move_with_the_fewest_winning_replies():
+    rng = random.Random(8)
+    checked = 0
+    while checked < 25:
+        state = played(7, rng.randint(8, 16), rng)
+        if state is None or exhaustive(state) > 0:
+            continue
+        lasting = [move for move in state.legal_actions() if not _ends(state, move)]
+        if len(lasting) < 2:
+            continue
+        keys = {move: winning_replies(state, move) for move in lasting}
+        fewest = min((share, -count) for share, count in keys.values())
+        chosen = mcts3.search(state, Budget(iterations=5000).clock(), random.Random(1), Settings(solve_limit=10**7))
+        assert chosen.stopped == "proven" and chosen.value == -1.0
+        assert (keys[chosen.best][0], -keys[chosen.best][1]) == fewest, state.position()
+        checked += 1
+
+
+def _ends(state, move) -> bool:
+    state.play(move)
+    over = state.is_over()
+    state.undo()
+    return over
+
+
 def test_the_solver_gives_up_beyond_its_limit():
     state = played(13, 6, random.Random(2))
     assert solve(state, limit=50) == 0  # far too many positions: unknown, and the board restored
@@ -230,7 +270,7 @@ def test_the_search_before_stays_reachable_as_mcts_v2():
     # with every addition off, and the rest of the bots' settings
     assert v2.trike_settings == mcts3.V2
     assert (mcts3.V2.bias, mcts3.V2.fpu, mcts3.V2.solve_size, mcts3.V2.rollout_size) == (0.0, -1.0, 0, 0)
-    assert mcts3.V2 == replace(mcts3.DEFAULT, solve_size=0, solve_limit=0, puct=0.0)
+    assert mcts3.V2 == replace(mcts3.DEFAULT, solve_size=0, solve_limit=0, puct=0.0, resist=False)
     # mcts_v2 is this driver with V2, analysis for analysis
     again = mcts3.search(state, Budget(iterations=700).clock(), random.Random(5), mcts3.V2, mcts3.Kept())
     assert (again.best, again.visits, again.scores) == (analysis.best, analysis.visits, analysis.scores)
@@ -253,9 +293,10 @@ def test_the_bots_use_the_new_search():
 
 
 def test_mcts_with_takes_the_new_settings():
-    agent = make_agent("mcts_with:300,solve=12,limit=500,bias=0.5,fpu=1,mix=0.25,puct=2,reduction=0.1", "trike")
+    agent = make_agent("mcts_with:300,solve=12,limit=500,bias=0.5,fpu=1,mix=0.25,puct=2,reduction=0.1,resist=0",
+                       "trike")
     assert agent.trike_settings == Settings(solve_size=12, solve_limit=500, bias=0.5, fpu=1.0, mix=0.25, puct=2.0,
-                                            reduction=0.1)
+                                            reduction=0.1, resist=False)
     with pytest.raises(ludothek.OptionError):
         make_agent("mcts_with:300,solve=x", "trike")
 

@@ -11,7 +11,9 @@
   -1/0/1/2/3, ``swap`` 0/1, ``reuse`` 0/1, ``bias`` progressive bias, ``fpu`` first-play
   urgency, ``solve`` the region size solved exactly at a new leaf and ``limit`` the positions
   it may take, ``rollout`` the region size solved exactly inside a playout, ``mix`` the
-  weight of the heuristic evaluation in a new leaf's value),
+  weight of the heuristic evaluation in a new leaf's value, ``puct`` and ``reduction`` the
+  PUCT selection, ``prior`` a prior's weights file, ``resist`` 0/1 the move played in a
+  proven loss),
   e.g. ``mcts_with:200ms,rave=off,policy=0`` or ``mcts_with:200ms,solve=0`` (today's search).
 """
 
@@ -58,7 +60,8 @@ def settings_from(assignments: list[str], base: Settings = DEFAULT) -> Settings:
               "bias": ("bias", float), "fpu": ("fpu", float),
               "solve": ("solve_size", int), "limit": ("solve_limit", int),
               "rollout": ("rollout_size", int), "mix": ("mix", float),
-              "puct": ("puct", float), "reduction": ("reduction", float), "prior": ("prior", str)}
+              "puct": ("puct", float), "reduction": ("reduction", float), "prior": ("prior", str),
+              "resist": ("resist", lambda text: bool(int(text)))}
     changes = {}
     for assignment in assignments:
         key, _, text = assignment.strip().partition("=")

@@ -53,6 +53,11 @@ Added in December 2026 (the ``mcts_v2`` agent has them all off):
   an unvisited child counting as its parent's value less ``reduction``. So the search no
   longer tries every move once before it looks deeper at any, which on side 19 (dozens of
   moves a position) cost most of its simulations.
+* **Resisting in a proven loss** (:func:`resisting`, used by the driver once the root is
+  proven lost): every move loses against perfect play, so the search would play the first
+  or the most visited. It plays instead the move after which the smallest share of the
+  opponent's replies win for him, each reply solved exactly, so that an opponent who searches
+  rather than solves has the best chance to go wrong.
 """
 
 import numpy as np
@@ -213,6 +218,42 @@ def solve(board, neighbours, free, pawn, colour, limit, moves, counts, nexts, pa
         unplace(board, neighbours, free, pawns[depth])
         depth -= 1
         value = 1 if value < 0 else 0  # a lost child wins the parent; a won one decides nothing yet
+
+
+@njit(cache=True)
+def resisting(board, neighbours, free, pawn, colour, limit, replies, moves, counts, nexts, pawns):
+    """In a lost position (``colour`` to move), the move that leaves the opponent the smallest
+    share of winning replies (each reply solved exactly, at most ``limit`` positions; a reply
+    not solved in time counts as not winning), more replies breaking ties; -1 if every move
+    ends the game. A lost position is still worth playing well: an opponent who searches
+    rather than solves may miss a win that few of his moves keep. The board and ``free`` are
+    restored."""
+    best = -1
+    best_share = 2.0
+    best_replies = -1
+    for direction in range(6):
+        cell = neighbours[pawn, direction]
+        while cell >= 0 and board[cell] == EMPTY:
+            if free[cell] != 0:
+                place(board, neighbours, free, cell, colour)
+                n = targets(board, neighbours, cell, replies)
+                winning = 0
+                for i in range(n):
+                    reply = replies[i]
+                    if free[reply] == 0:
+                        if wins_there(board, neighbours, 3 - colour, reply):
+                            winning += 1
+                    else:
+                        place(board, neighbours, free, reply, 3 - colour)
+                        if solve(board, neighbours, free, reply, colour, limit, moves, counts, nexts, pawns) < 0:
+                            winning += 1
+                        unplace(board, neighbours, free, reply)
+                unplace(board, neighbours, free, cell)
+                share = winning / n
+                if share < best_share or (share == best_share and n > best_replies):
+                    best, best_share, best_replies = cell, share, n
+            cell = neighbours[cell, direction]
+    return best
 
 
 @njit(cache=True)
