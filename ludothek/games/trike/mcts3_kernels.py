@@ -221,6 +221,31 @@ def solve(board, neighbours, free, pawn, colour, limit, moves, counts, nexts, pa
 
 
 @njit(cache=True)
+def winning_move(board, neighbours, free, pawn, colour, limit, moves, counts, nexts, pawns):
+    """The exact result of the position (``colour`` to move) and a move that wins it (one that
+    ends the game first), the other moves' outcomes found by :func:`solve` with ``limit``
+    positions shared out equally: ``(1, cell)``, ``(-1, -1)`` when every move loses, ``(0, -1)``
+    when a move that might win was not solved in time. The board and ``free`` are restored."""
+    count = targets(board, neighbours, pawn, moves[0])
+    for i in range(count):
+        cell = moves[0, i]
+        if free[cell] == 0 and wins_there(board, neighbours, colour, cell):
+            return 1, cell
+    cells = moves[0, :count].copy()
+    each = max(1, limit // max(1, count))
+    unsolved = False
+    for cell in cells:
+        if free[cell] != 0:
+            place(board, neighbours, free, cell, colour)
+            value = solve(board, neighbours, free, cell, 3 - colour, each, moves, counts, nexts, pawns)
+            unplace(board, neighbours, free, cell)
+            if value < 0:
+                return 1, cell
+            unsolved = unsolved or value == 0
+    return (0 if unsolved else -1), -1
+
+
+@njit(cache=True)
 def resisting(board, neighbours, free, pawn, colour, limit, replies, moves, counts, nexts, pawns):
     """In a lost position (``colour`` to move), the move that leaves the opponent the smallest
     share of winning replies (each reply solved exactly, at most ``limit`` positions; a reply

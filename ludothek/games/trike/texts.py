@@ -95,6 +95,10 @@ TEXTS = Catalog("trike", {
         "{agent}: unbekannte Einstellung {key} (Einstellungen: {known})",
     ),
     "mcts_with_value": ("{agent}: {key} takes a number, not {text}", "{agent}: {key} nimmt eine Zahl, nicht {text}"),
+    "book_unreadable": (
+        "opening book {path}: cannot be read ({reason})",
+        "Eröffnungsbuch {path}: nicht lesbar ({reason})",
+    ),
     "prior_unreadable": (
         "move prior {path}: cannot be read ({reason})",
         "Zug-Prior {path}: nicht lesbar ({reason})",
