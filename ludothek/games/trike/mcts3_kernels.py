@@ -58,6 +58,8 @@ Added in December 2026 (the ``mcts_v2`` agent has them all off):
   or the most visited. It plays instead the move after which the smallest share of the
   opponent's replies win for him, each reply solved exactly, so that an opponent who searches
   rather than solves has the best chance to go wrong.
+* **A winning move by the exact solver** (:func:`winning_move`), with which
+  ``benchmarks/trike_book.py`` solves side 7's opening book (:mod:`.book`).
 """
 
 import numpy as np
@@ -223,21 +225,20 @@ def solve(board, neighbours, free, pawn, colour, limit, moves, counts, nexts, pa
 @njit(cache=True)
 def winning_move(board, neighbours, free, pawn, colour, limit, moves, counts, nexts, pawns):
     """The exact result of the position (``colour`` to move) and a move that wins it (one that
-    ends the game first), the other moves' outcomes found by :func:`solve` with ``limit``
-    positions shared out equally: ``(1, cell)``, ``(-1, -1)`` when every move loses, ``(0, -1)``
-    when a move that might win was not solved in time. The board and ``free`` are restored."""
+    ends the game, if there is one), each other move's outcome found by :func:`solve` with
+    ``limit`` positions: ``(1, cell)``, ``(-1, -1)`` when every move loses, ``(0, -1)`` when a
+    move that might win was not solved in time. The board and ``free`` are restored."""
     count = targets(board, neighbours, pawn, moves[0])
     for i in range(count):
         cell = moves[0, i]
         if free[cell] == 0 and wins_there(board, neighbours, colour, cell):
             return 1, cell
     cells = moves[0, :count].copy()
-    each = max(1, limit // max(1, count))
     unsolved = False
     for cell in cells:
         if free[cell] != 0:
             place(board, neighbours, free, cell, colour)
-            value = solve(board, neighbours, free, cell, 3 - colour, each, moves, counts, nexts, pawns)
+            value = solve(board, neighbours, free, cell, 3 - colour, limit, moves, counts, nexts, pawns)
             unplace(board, neighbours, free, cell)
             if value < 0:
                 return 1, cell
