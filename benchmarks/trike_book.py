@@ -19,25 +19,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsed
 
 from ludothek.boards.hex_triangle import hex_triangle
 from ludothek.games.trike import book as B
-from ludothek.games.trike.kernels import BLACK, WHITE, targets, wins_there
+from ludothek.games.trike.kernels import BLACK, targets, wins_there
 from ludothek.games.trike.mcts3_kernels import free_counts, winning_move
 from ludothek.progress_bars import bars
 
 NEIGHBOURS = hex_triangle(B.SIDE).neighbours
 CELLS = NEIGHBOURS.shape[0]
-
-
-def colour_after(stones: int) -> int:
-    """The colour to move once ``stones`` stones are down (Black places the first)."""
-    return WHITE if stones % 2 else BLACK
-
-
-def decode(key: int) -> tuple[np.ndarray, int]:
-    digits, pawn = divmod(key, CELLS)
-    board = np.zeros(CELLS, np.int8)
-    for cell in range(CELLS):
-        digits, board[cell] = divmod(digits, 3)
-    return board, pawn
 
 
 def moves_of(board: np.ndarray, pawn: int) -> list[int]:
@@ -49,10 +36,10 @@ def positions(most: int) -> list[list[int]]:
     """The canonical keys of the positions reachable with 1 … ``most`` stones, by count."""
     levels = [sorted({B.canonical(_placed(np.zeros(CELLS, np.int8), cell, BLACK), cell)[0] for cell in range(CELLS)})]
     while len(levels) < most:
-        colour = colour_after(len(levels))
+        colour = B.colour_after(len(levels))
         found = set()
         for key in levels[-1]:
-            board, pawn = decode(key)
+            board, pawn = B.decoded(key)
             for cell in moves_of(board, pawn):
                 found.add(B.canonical(_placed(board.copy(), cell, colour), cell)[0])
         levels.append(sorted(found))
@@ -66,10 +53,10 @@ def _placed(board: np.ndarray, cell: int, colour: int) -> np.ndarray:
 
 def solve(key: int) -> tuple[int, int, int]:
     """``(key, value, winning move)`` by the exact solver, without a limit."""
-    board, pawn = decode(key)
+    board, pawn = B.decoded(key)
     free = np.empty(CELLS, np.int8)
     free_counts(board, NEIGHBOURS, free)
-    colour = colour_after(int(np.count_nonzero(board)))
+    colour = B.colour_after(int(np.count_nonzero(board)))
     value, move = winning_move(board, NEIGHBOURS, free, pawn, colour, np.iinfo(np.int64).max,
                                np.empty((CELLS + 1, CELLS), np.int16), np.empty(CELLS + 1, np.int32),
                                np.empty(CELLS + 1, np.int32), np.empty(CELLS + 2, np.int32))
@@ -79,8 +66,8 @@ def solve(key: int) -> tuple[int, int, int]:
 def backed_up(key: int, results: dict[int, int]) -> tuple[int, int]:
     """``(value, winning move)`` of a position from the values of its successors (a move that
     ends the game and wins comes first, as in the solver)."""
-    board, pawn = decode(key)
-    colour = colour_after(int(np.count_nonzero(board)))
+    board, pawn = B.decoded(key)
+    colour = B.colour_after(int(np.count_nonzero(board)))
     free = np.empty(CELLS, np.int8)
     winning = []
     for cell in moves_of(board, pawn):

@@ -59,6 +59,20 @@ def key_of(board: np.ndarray, pawn: int) -> int:
     return digits * board.shape[0] + pawn
 
 
+def decoded(key: int, cells: int = SIDE * (SIDE + 1) // 2) -> tuple[np.ndarray, int]:
+    """The board and the pawn's cell of a key (:func:`key_of` undone)."""
+    digits, pawn = divmod(key, cells)
+    board = np.zeros(cells, np.int8)
+    for cell in range(cells):
+        digits, board[cell] = divmod(digits, 3)
+    return board, pawn
+
+
+def colour_after(stones: int) -> int:
+    """The colour to move once ``stones`` stones are down (Black places the first)."""
+    return WHITE if stones % 2 else BLACK
+
+
 def canonical(board: np.ndarray, pawn: int) -> tuple[int, int]:
     """The smallest key of a side-7 position's symmetry images and the symmetry that gives it."""
     maps = symmetries(SIDE)
@@ -80,7 +94,7 @@ def in_book_shape(board: np.ndarray, pawn: int, colour_to_move: int) -> bool:
         return False
     black, white = int(np.count_nonzero(board == BLACK)), int(np.count_nonzero(board == WHITE))
     stones = black + white
-    return 0 < stones <= STONES and black - white == stones % 2 and colour_to_move == (WHITE if stones % 2 else BLACK)
+    return 0 < stones <= STONES and black - white == stones % 2 and colour_to_move == colour_after(stones)
 
 
 class Book:
@@ -123,6 +137,4 @@ def load(path: str | Path = SHIPPED) -> Book:
 
 def answer(board: np.ndarray, pawn: int, colour_to_move: int) -> tuple[int, int] | None:
     """The shipped book's ``(value, move)`` for the position, or None (see :meth:`Book.lookup`)."""
-    if not in_book_shape(board, pawn, colour_to_move):
-        return None
     return load().lookup(board, pawn, colour_to_move)
