@@ -19,6 +19,8 @@ class Hub:
     def __init__(self) -> None:
         #: per game, each socket with the seats its token holds
         self.rooms: dict[str, dict[WebSocket, list[int]]] = {}
+        #: per watched game, the newest version its sockets were sent
+        self.shown: dict[str, int] = {}
 
     def join(self, game_id: str, ws: WebSocket) -> None:
         self.rooms.setdefault(game_id, {})[ws] = []
@@ -34,15 +36,20 @@ class Hub:
             room.pop(ws, None)
             if not room:
                 del self.rooms[game_id]
+                self.shown.pop(game_id, None)
 
     def present(self, game_id: str, seat: int) -> bool:
         """Whether a socket holding ``seat`` watches the game here."""
         return any(seat in seats for seats in self.rooms.get(game_id, {}).values())
 
-    async def publish(self, game_id: str, view: dict[str, Any]) -> None:
+    async def publish(self, game_id: str, view: dict[str, Any], only_newer: bool = False) -> None:
+        """Send the view to the game's sockets. ``only_newer``: not if they were sent this
+        version or a newer one already (a change noticed from outside can be one this process
+        made and showed meanwhile; a client would see it twice, or a step back)."""
         room = self.rooms.get(game_id)
-        if not room:
+        if not room or (only_newer and view["version"] <= self.shown.get(game_id, -1)):
             return
+        self.shown[game_id] = max(view["version"], self.shown.get(game_id, -1))
         # the view is serialized once; only the seats differ between sockets (text frames: JSON)
         body = orjson.dumps(view).decode()
         for ws, seats in list(room.items()):

@@ -115,7 +115,7 @@ class Runner:
             return
         if view["version"] == before:
             return
-        await self.hub.publish(game_id, view)
+        await self.hub.publish(game_id, view, only_newer=True)
         self.after_change(game_id, view)
 
     async def poll(self, interval: float = 1.5) -> None:

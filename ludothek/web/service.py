@@ -207,10 +207,11 @@ class GameService:
         return live.row.seats_of(token, user.id if user is not None else None)
 
     def changed_elsewhere(self, game_id: str, version: int | None = None) -> bool:
-        """Another process changed a game: reload it before its next use. Returns whether
+        """Another process changed a game to ``version``: reload it before its next use (an
+        unknown version is left to the next checked read, one cheap query). Returns whether
         this process has it in memory."""
         live = self.games.get(game_id)
-        if live is not None and (version is None or version != live.row.version):
+        if live is not None and version is not None and version != live.row.version:
             live.stale = True
         return live is not None
 
