@@ -179,8 +179,8 @@ def test_a_game_over_https_and_wss_with_a_secure_session_cookie(deployment):
                     if message["type"] != "state" or (view and message["game"]["version"] < view["version"]):
                         continue
                     view = message["game"]
-                    # a position is answered once: the same version can be sent twice (the bot's move
-                    # is published, and other changes republish the view), and a second answer is stale
+                    # a position is answered once, as a client should: a change made without a move
+                    # (a seat claimed) sends the same version again, and a second answer is stale
                     if (view["status"] == "ongoing" and view["to_seat"] == 0 and message.get("you") == [0]
                             and view["plies"] > answered):
                         ref, answered = ref + 1, view["plies"]
