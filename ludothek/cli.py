@@ -466,6 +466,8 @@ def _why_stopped(result: Any, budget: Any) -> str:
     given = f"{budget.seconds:g}s"
     if result.stopped == "decided":
         return f"stopped before the {given}: the result is settled (a forced win or loss was found)"
+    if result.stopped == "settled":
+        return f"stopped before the {given}: no other move could have overtaken the best one in the time left"
     if result.stopped == "proven":
         return f"stopped before the {given}: the search proved the result"
     if result.stopped == "exhausted":

@@ -270,7 +270,8 @@ def test_the_search_before_stays_reachable_as_mcts_v2():
     # with every addition off, and the rest of the bots' settings
     assert v2.trike_settings == mcts3.V2
     assert (mcts3.V2.bias, mcts3.V2.fpu, mcts3.V2.solve_size, mcts3.V2.rollout_size) == (0.0, -1.0, 0, 0)
-    assert mcts3.V2 == replace(mcts3.DEFAULT, solve_size=0, solve_limit=0, puct=0.0, resist=False, book=False)
+    assert mcts3.V2 == replace(mcts3.DEFAULT, solve_size=0, solve_limit=0, puct=0.0, resist=False, book=False,
+                              manage=False)
     # mcts_v2 is this driver with V2, analysis for analysis
     again = mcts3.search(state, Budget(iterations=700).clock(), random.Random(5), mcts3.V2, mcts3.Kept())
     assert (again.best, again.visits, again.scores) == (analysis.best, analysis.visits, analysis.scores)

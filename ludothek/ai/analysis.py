@@ -46,15 +46,21 @@ def strongest_agent(game: str, budget: Budget, seed: int | None) -> Agent:
     if algorithm == "mcts":
         from .mcts import MCTSAgent
 
-        return MCTSAgent(game, seed, budget)
+        return _for_analysis(MCTSAgent(game, seed, budget))
     return _analysing(algorithm, game, seed, budget)  # the game's own (a solved table, a learned evaluation)
 
 
 def _analysing(spec: str, game: str, seed: int | None, budget: Budget) -> Agent:
-    """The agent ``spec`` with ``budget``, searching exact scores for every candidate (not bounds)."""
-    agent = agent_with_budget(spec, game, seed, budget)
+    return _for_analysis(agent_with_budget(spec, game, seed, budget))
+
+
+def _for_analysis(agent: Agent) -> Agent:
+    """``agent`` searching exact scores for every candidate (not bounds) and spending its whole
+    time budget (not stopping once its move is settled)."""
     if hasattr(agent, "exact_root"):
         agent.exact_root = True
+    if hasattr(agent, "analysing"):
+        agent.analysing = True
     return agent
 
 

@@ -44,10 +44,12 @@ class Analysis:
     visits: dict[int, int] = field(default_factory=dict)
     #: why a search stopped before its budget ran out: "decided" (a forced win or loss found),
     #: "proven" (MCTS proved the result), "next_depth" (alpha-beta: the next depth would not
-    #: finish in the time left), "exhausted" (the whole tree searched), "max_depth"; None:
+    #: finish in the time left), "exhausted" (the whole tree searched), "max_depth", "settled"
+    #: (an MCTS with time keeping: no other move could overtake the best in the time left); None:
     #: it spent its budget
     stopped: str | None = None
-    #: why the move was given more than its time budget (a critical turn, :mod:`.timing`)
+    #: why the move was given more than its time budget (a critical turn, :mod:`.timing`; an
+    #: unsettled one, on time a game's own MCTS saved before)
     critical: str | None = None
 
 

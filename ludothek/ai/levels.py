@@ -7,8 +7,10 @@ levels that suit it differently. Levels 1–5 count iterations, not seconds, so 
 same way on every machine and are reproducible under a seed, and a busy server does not make
 them weaker. Levels 6–8 think for a time (:data:`THINKING`: about 0.5, 2 and 8 seconds a
 move): their strength depends on the machine and they are not reproducible. The dice games
-give them up to twice that on critical turns (:mod:`.timing`); a solved game's table answers
-at once, its budget only a cap.
+give them up to twice that on critical turns (:mod:`.timing`); a game's own MCTS may stop a
+settled move early and spend the time saved on unsettled ones, up to twice the budget, so its
+moves think at most their budgets in all (docs/LEVELS.md); a solved game's table answers at
+once, its budget only a cap.
 """
 
 from __future__ import annotations

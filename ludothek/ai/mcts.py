@@ -62,6 +62,8 @@ class MCTSAgent(Agent):
         self.rollout = rollout or knowledge(game).rollout
         self.solver = solver
         self.reuse = reuse
+        #: an analysis for a person (not a move in a game): a time budget is spent in full
+        self.analysing = False
         #: run the whole search in the game's kernel where it has one (same algorithm)
         self.compiled = compiled and rollout is None
         if label:

@@ -7,6 +7,16 @@ is drawn and encoded.
 
 from ...core.spec import GameSpec
 
+
+def _timed_levels() -> dict[int, tuple[str, dict]]:
+    """Levels 6-8: the default MCTS with the default time budgets, which may think up to twice
+    the budget on an unsettled move with time saved on decided ones (:mod:`.timekeeping`)."""
+    from ...ai.budget import MOST_CRITICAL
+    from ...ai.levels import THINKING
+
+    return {level: ("mcts", {"seconds": seconds, "critical": MOST_CRITICAL}) for level, seconds in THINKING.items()}
+
+
 SPEC = GameSpec(
     name="trike",
     state="ludothek.games.trike.state:TrikeState",
@@ -38,6 +48,7 @@ SPEC = GameSpec(
             "mcts_with": "ludothek.games.trike.agents:mcts_with_factory"},
     draws=False,  # the scored cells always number 3, 5 or 7
     # MCTS is stronger than alpha-beta here: the default ladder
+    levels=_timed_levels(),
     opening_plies=1,  # Black's opening stone, so the pie rule decides something
     order=10,
     puzzles="ludothek.games.trike:puzzles.json",

@@ -13,7 +13,8 @@
   it may take, ``rollout`` the region size solved exactly inside a playout, ``mix`` the
   weight of the heuristic evaluation in a new leaf's value, ``puct`` and ``reduction`` the
   PUCT selection, ``prior`` a prior's weights file, ``resist`` 0/1 the move played in a
-  proven loss, ``book`` 0/1 side 7's opening book),
+  proven loss, ``book`` 0/1 side 7's opening book, ``manage`` 0/1 the time kept from decided
+  moves for unsettled ones, :mod:`.timekeeping`),
   e.g. ``mcts_with:200ms,rave=off,policy=0`` or ``mcts_with:200ms,solve=0`` (today's search).
 """
 
@@ -61,7 +62,8 @@ def settings_from(assignments: list[str], base: Settings = DEFAULT) -> Settings:
               "solve": ("solve_size", int), "limit": ("solve_limit", int),
               "rollout": ("rollout_size", int), "mix": ("mix", float),
               "puct": ("puct", float), "reduction": ("reduction", float), "prior": ("prior", str),
-              "resist": ("resist", lambda text: bool(int(text))), "book": ("book", lambda text: bool(int(text)))}
+              "resist": ("resist", lambda text: bool(int(text))), "book": ("book", lambda text: bool(int(text))),
+              "manage": ("manage", lambda text: bool(int(text)))}
     changes = {}
     for assignment in assignments:
         key, _, text = assignment.strip().partition("=")

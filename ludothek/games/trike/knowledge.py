@@ -59,6 +59,8 @@ def compiled_search(agent, state, clock):
         settings = replace(mcts3.DEFAULT, exploration=mcts3.DEFAULT.exploration * agent.exploration)
     if not mcts3.applicable(state, settings):
         return None
+    if agent.analysing:
+        settings = replace(settings, manage=False)
     kept = None
     if agent.reuse and settings.reuse:
         kept = getattr(agent, "trike_kept", None)
