@@ -21,7 +21,7 @@ from ..core.errors import OptionError
 from ..core.registry import game_spec
 from ..core.texts import TEXTS
 from .base import Agent
-from .budget import Budget
+from .budget import MOST_CRITICAL, Budget
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,12 @@ _DEFAULT = {
 #: the seconds a move of the time-budgeted levels
 THINKING = {6: 0.5, 7: 2.0, 8: 8.0}
 _DEFAULT.update({level: Level("mcts", Budget(seconds=seconds)) for level, seconds in THINKING.items()})
+
+
+def timed_levels(algorithm: str) -> dict[int, tuple[str, dict]]:
+    """Levels 6-8 for a game's spec (``GameSpec.levels``): ``algorithm`` with the budgets of
+    :data:`THINKING`, up to twice that on a move its search judges to need it."""
+    return {level: (algorithm, {"seconds": seconds, "critical": MOST_CRITICAL}) for level, seconds in THINKING.items()}
 
 LEVELS = tuple(sorted(_DEFAULT))
 

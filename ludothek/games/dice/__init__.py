@@ -25,14 +25,11 @@ def alphabeta_levels(*nodes: int) -> dict[int, tuple[str, dict]]:
     time budgets of :data:`ludothek.ai.levels.THINKING`, twice that on critical turns. From
     :data:`NET_FROM_NODES` nodes on, and at every time budget, the search evaluates with the
     game's learned net (the agent ``alphabeta_net``)."""
-    from ...ai.budget import MOST_CRITICAL
-    from ...ai.levels import THINKING
+    from ...ai.levels import timed_levels
 
     levels = {level: ("alphabeta_net" if n >= NET_FROM_NODES else "alphabeta", {"iterations": n})
               for level, n in enumerate(nodes, start=1)}
-    for level, seconds in THINKING.items():
-        levels[level] = ("alphabeta_net", {"seconds": seconds, "critical": MOST_CRITICAL})
-    return levels
+    return {**levels, **timed_levels("alphabeta_net")}
 
 
 #: the draws both dice games share (the words of their spec's ``endings``)

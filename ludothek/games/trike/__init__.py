@@ -9,12 +9,11 @@ from ...core.spec import GameSpec
 
 
 def _timed_levels() -> dict[int, tuple[str, dict]]:
-    """Levels 6-8: the default MCTS with the default time budgets, which may think up to twice
-    the budget on an unsettled move with time saved on decided ones (:mod:`.timekeeping`)."""
-    from ...ai.budget import MOST_CRITICAL
-    from ...ai.levels import THINKING
+    """Levels 6-8: the MCTS, which may think up to twice its budget on an unsettled move with
+    time saved on settled ones (:mod:`.timekeeping`)."""
+    from ...ai.levels import timed_levels
 
-    return {level: ("mcts", {"seconds": seconds, "critical": MOST_CRITICAL}) for level, seconds in THINKING.items()}
+    return timed_levels("mcts")
 
 
 SPEC = GameSpec(

@@ -56,7 +56,10 @@ def _root_children(ints: np.ndarray, value: np.ndarray, sign: int) -> tuple[np.n
 
 def unsettled(ints: np.ndarray, value: np.ndarray, sign: int) -> bool:
     """Whether the root's choice is unsettled (see the module); ``sign`` +1 if Black moves."""
-    visits, means = _root_children(ints, value, sign)
+    return _unsettled(*_root_children(ints, value, sign))
+
+
+def _unsettled(visits: np.ndarray, means: np.ndarray) -> bool:
     if visits.size < 2:
         return False
     order = np.argsort(visits)
@@ -70,10 +73,10 @@ def unsettled(ints: np.ndarray, value: np.ndarray, sign: int) -> bool:
 
 def settled(ints: np.ndarray, value: np.ndarray, sign: int, clock) -> bool:
     """Whether the most visited child stays so until the deadline, and the choice is settled."""
-    visits, _ = _root_children(ints, value, sign)
+    visits, means = _root_children(ints, value, sign)
     if visits.size < 2:
         return visits.size == 1
     elapsed = clock.elapsed()
     left = clock.count / max(elapsed, 1e-9) * max(clock.deadline - clock.started - elapsed, 0.0)
     top = np.partition(visits, -2)[-2:]
-    return top[1] - top[0] > left and not unsettled(ints, value, sign)
+    return top[1] - top[0] > left and not _unsettled(visits, means)
