@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import ludothek
-from ludothek.ai.base import make_agent
+from ludothek.ai.base import Analysis, make_agent
 from ludothek.ai.budget import Budget
 from ludothek.ai.mcts import MCTSAgent
 from ludothek.games.trike import mcts3
@@ -176,3 +176,15 @@ def test_the_time_saved_stays_with_its_game(fake_time):
 def test_mcts_with_turns_the_time_keeping_off():
     assert make_agent("mcts_with:200ms,manage=0", "trike").trike_settings.manage is False
     assert mcts3.DEFAULT.manage and not mcts3.V2.manage
+
+
+@pytest.mark.parametrize("value", [0.5, -0.5])
+def test_the_swap_decision_keeps_why_the_move_stopped_or_went_on(value):
+    state = ludothek.new_game("trike", size=7)
+    state.play(state.legal_actions()[0])
+    move = next(action for action in state.legal_actions() if action != state.swap_action)
+    analysis = Analysis(best=move, scores={move: value}, line=[move], value=value, visits={move: 10},
+                        stopped="settled", critical="unsettled")
+    decided = mcts3._with_swap(state, analysis)
+    assert decided.best == (move if value > 0 else state.swap_action)
+    assert (decided.stopped, decided.critical) == ("settled", "unsettled")
