@@ -66,8 +66,13 @@ parallel=()
 if [ "$workers" != 0 ]; then
     parallel=(-n "$workers" --dist loadfile)
 fi
+# the full run lists its slowest tests, so that CI's log shows where the suite's time goes
+report=()
+if [ -z "$fast" ]; then
+    report=(--durations=25)
+fi
 status=0
-python3 -m pytest "${parallel[@]}" "$@" || status=$?  # not exec: the EXIT trap must still stop the cluster
+python3 -m pytest "${parallel[@]}" "${report[@]}" "$@" || status=$?  # not exec: the EXIT trap must still stop the cluster
 if [ -n "$warming" ]; then
     warm_status=0
     wait "$warming" || warm_status=$?

@@ -205,7 +205,7 @@ def search(state, clock, rng, settings: Settings = DEFAULT, kept: Kept | None = 
     analysis = _report(state, tree, colour, clock)
     if stopped_early or clock.extended:
         analysis = replace(analysis, stopped="settled" if stopped_early else None, critical=clock.extended)
-    if settings.resist and tree.proven[0] == (-1 if colour == 1 else 1):
+    if settings.resist and tree.proven[0] == -sign:
         analysis = _resisting(state, analysis, settings)
     if kept is not None:
         kept.history, kept.setup = list(state.history), _setup_of(state)
