@@ -87,16 +87,16 @@ def test_the_solver_agrees_with_an_exhaustive_search():
         compared += 1
 
 
-def winning_replies(state, move) -> tuple[float, int]:
+def winning_replies(state, move, known) -> tuple[float, int]:
     """(share of the opponent's replies to ``move`` that win for him, how many replies he has),
-    every reply judged by the exhaustive search."""
+    every reply judged by the exhaustive search (``known``: its positions solved so far)."""
     me = state.current_player()
     state.play(move)
     replies = state.legal_actions()
     winning = 0
     for reply in replies:
         state.play(reply)
-        winning += state.returns()[me] < 0 if state.is_over() else exhaustive(state) < 0
+        winning += state.returns()[me] < 0 if state.is_over() else exhaustive(state, known) < 0
         state.undo()
     state.undo()
     return winning / len(replies), len(replies)
@@ -104,15 +104,16 @@ def winning_replies(state, move) -> tuple[float, int]:
 
 def test_in_a_proven_loss_the_search_plays_the_move_with_the_fewest_winning_replies():
     rng = random.Random(8)
+    known = {}  # one table for the whole test: a key is a whole position
     checked = 0
     while checked < 25:
         state = played(7, rng.randint(8, 16), rng)
-        if state is None or exhaustive(state) > 0:
+        if state is None or exhaustive(state, known) > 0:
             continue
         lasting = [move for move in state.legal_actions() if not _ends(state, move)]
         if len(lasting) < 2:
             continue
-        keys = {move: winning_replies(state, move) for move in lasting}
+        keys = {move: winning_replies(state, move, known) for move in lasting}
         fewest = min((share, -count) for share, count in keys.values())
         chosen = mcts3.search(state, Budget(iterations=5000).clock(), random.Random(1), Settings(solve_limit=10**7))
         assert chosen.stopped == "proven" and chosen.value == -1.0
