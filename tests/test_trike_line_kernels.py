@@ -46,10 +46,10 @@ def test_line_targets_and_kth_target_agree_with_targets(size, seed):
         count = kernels.targets(state.board, geometry.neighbours, state.pawn, expected)
         assert kernels.line_targets(occupied, cell_lines, cell_at, state.pawn, found) == count
         assert sorted(found[:count]) == sorted(expected[:count])
-        runs = kernels._runs(occupied, cell_lines, state.pawn)
+        runs = kernels.pawn_runs(occupied, cell_lines, state.pawn)
         assert sum(runs) == count
         # every k in [0, count) names a different target: uniform k, uniform move
-        picked = [kernels._kth_target(cell_lines, cell_at, state.pawn, k, runs) for k in range(count)]
+        picked = [kernels.kth_target(cell_lines, cell_at, state.pawn, k, runs) for k in range(count)]
         assert picked == [int(c) for c in found[:count]]
 
 

@@ -271,8 +271,8 @@ def test_the_search_before_stays_reachable_as_mcts_v2():
     # with every addition off, and the rest of the bots' settings
     assert v2.trike_settings == mcts3.V2
     assert (mcts3.V2.bias, mcts3.V2.fpu, mcts3.V2.solve_size, mcts3.V2.rollout_size) == (0.0, -1.0, 0, 0)
-    assert mcts3.V2 == replace(mcts3.DEFAULT, solve_size=0, solve_limit=0, puct=0.0, resist=False, book=False,
-                              manage=False)
+    assert mcts3.V2 == replace(mcts3.DEFAULT, policy=0, solve_size=0, solve_limit=0, puct=0.0, resist=False,
+                              book=False, manage=False)
     # mcts_v2 is this driver with V2, analysis for analysis
     again = mcts3.search(state, Budget(iterations=700).clock(), random.Random(5), mcts3.V2, mcts3.Kept())
     assert (again.best, again.visits, again.scores) == (analysis.best, analysis.visits, analysis.scores)
@@ -301,6 +301,20 @@ def test_mcts_with_takes_the_new_settings():
                                             reduction=0.1, resist=False)
     with pytest.raises(ludothek.OptionError):
         make_agent("mcts_with:300,solve=x", "trike")
+    assert make_agent("mcts_with:300,expand=3", "trike").trike_settings == Settings(expand=3)
+    with pytest.raises(ludothek.OptionError, match="expand"):
+        make_agent("mcts_with:300,expand=0", "trike")
+
+
+@pytest.mark.parametrize("expand", [1, 3])
+def test_a_leaf_gets_its_children_after_expand_visits(expand):
+    state = played(13, 6, random.Random(3))
+    tree = K.Tree(400_000)
+    simulate(tree, state, 5000, Settings(expand=expand), seed=2)
+    used = int(tree.used[0])
+    visits, count, proven = tree.ints[1:used, K.VISITS], tree.ints[1:used, K.COUNT], tree.proven[1:used]
+    assert (visits[count > 0] >= expand + 1).all()  # children made on the visit after the last playout
+    assert (visits[(count == 0) & (proven == 0)] <= expand).all()
 
 
 @pytest.mark.parametrize("mix", [1.0, 0.5])

@@ -135,7 +135,7 @@ def test_the_priors_are_the_softmax_of_the_summed_weights():
         free = np.empty(board.shape[0], np.int8)
         free_counts(board, neighbours, free)
         priors = np.empty(len(cells))
-        P.move_priors(weights, board, neighbours, P.second_ring(neighbours), free, int(state.colour_to_move),
+        P.move_priors(P.factors_of(weights), board, neighbours, P.second_ring(neighbours), free, int(state.colour_to_move),
                       np.array(cells, np.int16), len(cells), priors, np.empty(P.PER_MOVE, np.int64))
         logits = weights[rows].sum(axis=1)
         expected = np.exp(logits - logits.max())

@@ -8,13 +8,14 @@
   ``mcts_v2:800ms``).
 * ``mcts_with:BUDGET[,NAME=VALUE]...`` — the current MCTS (:mod:`.mcts3`) with its constants
   set by hand, for tuning (``c`` exploration, ``rave`` RAVE bias or ``off``, ``policy``
-  -1/0/1/2/3, ``swap`` 0/1, ``reuse`` 0/1, ``bias`` progressive bias, ``fpu`` first-play
+  -1/0/1/2/3/4, ``swap`` 0/1, ``reuse`` 0/1, ``bias`` progressive bias, ``fpu`` first-play
   urgency, ``solve`` the region size solved exactly at a new leaf and ``limit`` the positions
   it may take, ``rollout`` the region size solved exactly inside a playout, ``mix`` the
   weight of the heuristic evaluation in a new leaf's value, ``puct`` and ``reduction`` the
   PUCT selection, ``prior`` a prior's weights file, ``resist`` 0/1 the move played in a
   proven loss, ``book`` 0/1 side 7's opening book, ``manage`` 0/1 the time kept from decided
-  moves for unsettled ones, :mod:`.timekeeping`),
+  moves for unsettled ones, :mod:`.timekeeping`, ``expand`` the visits a leaf is played out
+  from before its children are made),
   e.g. ``mcts_with:200ms,rave=off,policy=0`` or ``mcts_with:200ms,solve=0`` (today's search).
 """
 
@@ -63,7 +64,7 @@ def settings_from(assignments: list[str], base: Settings = DEFAULT) -> Settings:
               "rollout": ("rollout_size", int), "mix": ("mix", float),
               "puct": ("puct", float), "reduction": ("reduction", float), "prior": ("prior", str),
               "resist": ("resist", lambda text: bool(int(text))), "book": ("book", lambda text: bool(int(text))),
-              "manage": ("manage", lambda text: bool(int(text)))}
+              "manage": ("manage", lambda text: bool(int(text))), "expand": ("expand", int)}
     changes = {}
     for assignment in assignments:
         key, _, text = assignment.strip().partition("=")
@@ -75,4 +76,6 @@ def settings_from(assignments: list[str], base: Settings = DEFAULT) -> Settings:
             changes[name] = -1.0 if (key == "rave" and text.lower() == "off") else kind(text)
         except ValueError:
             raise OptionError(TEXTS("mcts_with_value", agent="mcts_with", key=key, text=repr(text))) from None
+        if name == "expand" and changes[name] < 1:  # 0 would make every child of every new node at once
+            raise OptionError(TEXTS("mcts_with_expand", agent="mcts_with", text=repr(text)))
     return replace(base, **changes)

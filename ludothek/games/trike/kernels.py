@@ -184,7 +184,7 @@ def line_tables(neighbours):
 
 
 @njit(cache=True)
-def _runs(occupied, cell_lines, pawn):
+def pawn_runs(occupied, cell_lines, pawn):
     """The empty cells from ``pawn`` in the six directions, ordered by axis as
     (towards the start, towards the end)."""
     # the pawn's bit is at least 1, so no shift is by 64, and the set bit 0 and the set
@@ -206,7 +206,7 @@ def _runs(occupied, cell_lines, pawn):
 
 
 @njit(cache=True)
-def _kth_target(cell_lines, cell_at, pawn, k, runs):
+def kth_target(cell_lines, cell_at, pawn, k, runs):
     """The ``k``-th cell the pawn can reach, counting the ``runs`` in order. Branch-free:
     which run a random ``k`` falls in is unpredictable."""
     r0, r1, r2, r3, r4, r5 = runs
@@ -226,15 +226,15 @@ def _kth_target(cell_lines, cell_at, pawn, k, runs):
 
 
 @njit(cache=True, inline="always")
-def _occupy(occupied, cell_lines, cell):
+def occupy(occupied, cell_lines, cell):
     cell = np.uint64(cell)
     for axis in range(3):
         occupied[cell_lines[cell, axis]] |= _ONE << cell_lines[cell, 3 + axis]
 
 
 @njit(cache=True, inline="always")
-def _place(occupied, board, cell_lines, cell, colour):
-    _occupy(occupied, cell_lines, cell)
+def place_on_lines(occupied, board, cell_lines, cell, colour):
+    occupy(occupied, cell_lines, cell)
     board[cell] = colour
 
 
@@ -244,15 +244,15 @@ def occupancy(board, cell_lines, empty_lines):
     occupied = empty_lines.copy()
     for cell in range(board.shape[0]):
         if board[cell] != EMPTY:
-            _occupy(occupied, cell_lines, cell)
+            occupy(occupied, cell_lines, cell)
     return occupied
 
 
 @njit(cache=True)
 def line_targets(occupied, cell_lines, cell_at, pawn, out):
     """:func:`targets` read from the line words (the pawn on the board): the cells in
-    the order of :func:`_runs`, nearest first; returns how many."""
-    runs = _runs(occupied, cell_lines, pawn)
+    the order of :func:`pawn_runs`, nearest first; returns how many."""
+    runs = pawn_runs(occupied, cell_lines, pawn)
     count = 0
     for run in range(6):
         axis = run >> 1
@@ -288,12 +288,12 @@ def random_playouts(neighbours, board_start, pawn_start, colour_start, swap_allo
         swap_allowed = swap_allowed_start
         if pawn < 0:  # the opening stone goes anywhere
             state, pawn = random_below(state, cells)
-            _place(occupied, board, cell_lines, pawn, colour)
+            place_on_lines(occupied, board, cell_lines, pawn, colour)
             colour = 3 - colour
             swap_allowed = True
             total_plies += 1
         while True:
-            runs = _runs(occupied, cell_lines, pawn)
+            runs = pawn_runs(occupied, cell_lines, pawn)
             n = runs[0] + runs[1] + runs[2] + runs[3] + runs[4] + runs[5]
             if n == 0:
                 break
@@ -305,8 +305,8 @@ def random_playouts(neighbours, board_start, pawn_start, colour_start, swap_allo
                     continue  # swap: White stays to move
             else:
                 state, k = random_below(state, n)
-            pawn = _kth_target(cell_lines, cell_at, pawn, k, runs)
-            _place(occupied, board, cell_lines, pawn, colour)
+            pawn = kth_target(cell_lines, cell_at, pawn, k, runs)
+            place_on_lines(occupied, board, cell_lines, pawn, colour)
             colour = 3 - colour
         black, white = points(board, neighbours, pawn)
         if black > white:

@@ -22,9 +22,10 @@ results for Black (+1 Black wins, -1 White wins), and the moves are the game's o
   the game with a win, avoid one that ends it with a loss, else uniform (the first kernel's
   playout). 1: also avoid, where possible, moves after which the opponent can end the game in
   his favour at once (anti-decisive, two plies; he can only do so on a neighbour of the pawn's
-  new cell whose last empty neighbour that cell was). -1: uniform.
+  new cell whose last empty neighbour that cell was). -1: uniform. 4 (:data:`LINES`): policy 0's
+  choices read from the board's line words and drawn with splitmix64 (:mod:`.line_playout`).
 
-The bots use the solver with policy 0 and RAVE off: RAVE and policy 1 lost clearly at equal
+The bots use the solver with policy 4 and RAVE off: RAVE and policy 1 lost clearly at equal
 time (see :class:`.mcts3.Settings`); they stay as settings for the ``mcts_with`` agent. The
 playout of policy 0 looks at each reachable cell once (the first kernel enumerated them and
 then looked again), so with the same seed, RAVE and the additions below off, this kernel
@@ -48,9 +49,10 @@ Added in December 2026 (the ``mcts_v2`` agent has them all off):
   :func:`.search_kernels.evaluate_mover` (weight ``mix``) with its playout's result; off
   (it lost every game at ``mix`` 1, see :class:`.mcts3.Settings`).
 * **PUCT with a learned move prior** (``puct`` > 0, on): when a node's children are made, each
-  gets its prior from :mod:`.prior_kernels` (``weights``; ``ring`` holds the cells two steps
-  from each cell), and selection takes ``q + puct * prior * sqrt(N) / (1 + n)`` instead of UCT,
-  an unvisited child counting as its parent's value less ``reduction``. So the search no
+  gets its prior from :mod:`.prior_kernels` (``factors``, the exponentials of its weights;
+  ``ring`` holds the cells two steps from each cell), and selection takes
+  ``q + puct * prior * sqrt(N) / (1 + n)`` instead of UCT, an unvisited child counting as its
+  parent's value less ``reduction``. So the search no
   longer tries every move once before it looks deeper at any, which on side 19 (dozens of
   moves a position) cost most of its simulations.
 * **Resisting in a proven loss** (:func:`resisting`, used by the driver once the root is
@@ -65,7 +67,9 @@ Added in December 2026 (the ``mcts_v2`` agent has them all off):
 import numpy as np
 
 from ...core.njit import njit
-from .kernels import EMPTY, hands_over, points, targets, wins_there
+from ...core.random_kernels import random_below
+from .kernels import EMPTY, hands_over, line_tables, occupancy, occupy, points, targets, wins_there
+from .line_playout import play_out_lines
 from .mcts_kernels import ACTION, COUNT, FIRST, VISITS, propagate_proof  # the same tree layout
 from .prior_kernels import PER_MOVE, move_priors
 from .search_kernels import evaluate_mover
@@ -73,6 +77,8 @@ from .search_kernels import evaluate_mover
 # tree arrays: first child, number of children, the action into the node, visits
 # AMAF arrays: visits, result sum for Black
 AMAF_N, AMAF_W = 0, 1
+#: the playout policy read from the line words (:mod:`.line_playout`)
+LINES = 4
 
 
 class Tree:
@@ -362,6 +368,16 @@ def play_out(neighbours, board, free, pawn, colour, policy, buffer, safe):
     return 1 if black > white else -1
 
 
+@njit(cache=True, inline="always")
+def roll(neighbours, board, free, occupied, cell_lines, cell_at, pawn, colour, policy, buffer, safe, state, lengths,
+         losing):
+    """A playout of ``policy`` from the position on ``board`` (and ``free``, or with policy
+    :data:`LINES` ``occupied``, the line words): (1 if Black wins else -1, splitmix64's state)."""
+    if policy == LINES:
+        return play_out_lines(neighbours, board, occupied, cell_lines, cell_at, pawn, colour, state, lengths, losing)
+    return play_out(neighbours, board, free, pawn, colour, policy, buffer, safe), state
+
+
 @njit(cache=True)
 def play_out_solving(neighbours, board, free, pawn, colour, buffer, safe, most, limit, seen, stamp, queue, moves,
                      counts, nexts, pawns):
@@ -504,11 +520,21 @@ def update_amaf(ints, amaf, node, board, mover, result):
 
 @njit(cache=True)
 def simulate(ints, value, proven, amaf, prior, used, neighbours, board0, pawn0, colour0, iterations, exploration,
-             rave_bias, policy, seed, bias, fpu, solve_size, solve_limit, rollout_size, mix, puct, reduction, weights,
-             ring):
+             rave_bias, policy, seed, bias, fpu, solve_size, solve_limit, rollout_size, mix, puct, reduction, factors,
+             ring, cell_lines, cell_at, empty_lines, expand):
     """Run ``iterations`` simulations from the root (node 0; ``colour0`` to move, the pawn
-    placed, no swap possible). Returns how many ran (fewer once the root is proven)."""
+    placed, no swap possible). Returns how many ran (fewer once the root is proven). A leaf
+    (not the root) is played out from on its first ``expand`` visits and gets its children on
+    the next (its exact solve is tried on the first). With
+    policy :data:`LINES` the board's line words (``cell_lines``, ``cell_at``, ``empty_lines``
+    from :func:`.kernels.line_tables`) follow the board, and every draw is splitmix64's."""
     np.random.seed(seed)
+    lines = policy == LINES
+    state = np.uint64(seed)
+    occupied0 = occupancy(board0, cell_lines, empty_lines)
+    occupied = occupied0.copy()
+    lengths = np.empty(6, np.int64)
+    losing = np.empty(6, np.int64)
     cells = board0.shape[0]
     capacity = ints.shape[0]
     board = np.empty(cells, np.int8)
@@ -534,6 +560,8 @@ def simulate(ints, value, proven, amaf, prior, used, neighbours, board0, pawn0, 
             break
         board[:] = board0
         free[:] = free0
+        if lines:
+            occupied[:] = occupied0
         pawn = pawn0
         colour = colour0
         node = 0
@@ -545,8 +573,8 @@ def simulate(ints, value, proven, amaf, prior, used, neighbours, board0, pawn0, 
                 result = proven[node]
                 break
             if ints[node, COUNT] == 0:
-                if node != 0 and ints[node, VISITS] == 0:
-                    if solve_size > 0:
+                if node != 0 and ints[node, VISITS] < expand:
+                    if solve_size > 0 and ints[node, VISITS] == 0:
                         stamp += 1
                         if region_at_most(board, neighbours, pawn, solve_size, seen, stamp, queue):
                             exact = solve(board, neighbours, free, pawn, colour, solve_limit, moves, counts, nexts,
@@ -567,8 +595,9 @@ def simulate(ints, value, proven, amaf, prior, used, neighbours, board0, pawn0, 
                             if colour == 2:
                                 guess = -guess
                         if mix < 1.0:
-                            result = (1.0 - mix) * play_out(neighbours, board, free, pawn, colour, policy, buffer,
-                                                            safe) + mix * guess
+                            outcome, state = roll(neighbours, board, free, occupied, cell_lines, cell_at, pawn,
+                                                  colour, policy, buffer, safe, state, lengths, losing)
+                            result = (1.0 - mix) * outcome + mix * guess
                         else:
                             result = guess
                     break
@@ -579,10 +608,11 @@ def simulate(ints, value, proven, amaf, prior, used, neighbours, board0, pawn0, 
                     result = proven[node]
                     break
                 if used[0] + n > capacity:  # the tree is full: play out from here
-                    result = play_out(neighbours, board, free, pawn, colour, policy, buffer, safe)
+                    result, state = roll(neighbours, board, free, occupied, cell_lines, cell_at, pawn, colour, policy,
+                                         buffer, safe, state, lengths, losing)
                     break
                 if puct > 0.0:
-                    move_priors(weights, board, neighbours, ring, free, colour, buffer, n, shares, scratch)
+                    move_priors(factors, board, neighbours, ring, free, colour, buffer, n, shares, scratch)
                 first = used[0]
                 used[0] += n
                 ints[node, FIRST] = first
@@ -608,13 +638,19 @@ def simulate(ints, value, proven, amaf, prior, used, neighbours, board0, pawn0, 
             n = ints[node, COUNT]
             log_n = np.log(max(ints[node, VISITS], 1))
             if puct > 0.0:
-                root_n = np.sqrt(max(ints[node, VISITS], 1))
+                scale = puct * np.sqrt(max(ints[node, VISITS], 1))
                 unvisited_q = sign * value[node] / max(ints[node, VISITS], 1) - reduction
             best = -1
             best_score = -1e18
-            offset = np.random.randint(0, n)
-            for k in range(n):
-                child = first + (k + offset) % n
+            if lines:
+                state, offset = random_below(state, n)
+            else:
+                offset = np.random.randint(0, n)
+            child = first + offset - 1  # the children in turn from a random one (ties go to the first)
+            for _ in range(n):
+                child += 1
+                if child == first + n:
+                    child = first
                 p = proven[child] * sign
                 if p > 0:
                     best = child
@@ -624,7 +660,7 @@ def simulate(ints, value, proven, amaf, prior, used, neighbours, board0, pawn0, 
                     score = -1e9 + visits
                 elif puct > 0.0:
                     q = sign * value[child] / visits if visits > 0 else unvisited_q
-                    score = q + puct * prior[child] * root_n / (1 + visits)
+                    score = q + scale * prior[child] / (1 + visits)
                 elif rave and amaf[child, AMAF_N] > 0:
                     an = amaf[child, AMAF_N]
                     q_amaf = sign * amaf[child, AMAF_W] / an
@@ -644,6 +680,8 @@ def simulate(ints, value, proven, amaf, prior, used, neighbours, board0, pawn0, 
                     best = child
             cell = ints[best, ACTION]
             place(board, neighbours, free, cell, colour)
+            if lines:
+                occupy(occupied, cell_lines, cell)
             pawn = cell
             colour = 3 - colour
             node = best
@@ -707,6 +745,7 @@ def playouts(neighbours, board0, pawn0, colour0, policy, count, seed):
     """``count`` playouts from a position (the pawn placed); returns Black's wins (for tests
     and benchmarks of the policies)."""
     np.random.seed(seed)
+    state = np.uint64(seed)
     cells = board0.shape[0]
     board = np.empty(cells, np.int8)
     free0 = np.empty(cells, np.int8)
@@ -714,10 +753,18 @@ def playouts(neighbours, board0, pawn0, colour0, policy, count, seed):
     free = np.empty(cells, np.int8)
     buffer = np.empty(cells, np.int16)
     safe = np.empty(cells, np.int16)
+    cell_lines, cell_at, empty_lines = line_tables(neighbours)
+    occupied0 = occupancy(board0, cell_lines, empty_lines)
+    occupied = occupied0.copy()
+    lengths = np.empty(6, np.int64)
+    losing = np.empty(6, np.int64)
     wins = 0
     for _ in range(count):
         board[:] = board0
         free[:] = free0
-        if play_out(neighbours, board, free, pawn0, colour0, policy, buffer, safe) == 1:
+        occupied[:] = occupied0
+        result, state = roll(neighbours, board, free, occupied, cell_lines, cell_at, pawn0, colour0, policy, buffer,
+                             safe, state, lengths, losing)
+        if result == 1:
             wins += 1
     return wins

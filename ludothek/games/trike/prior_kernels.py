@@ -21,6 +21,8 @@ left out: neither lowered the held-out cross-entropy (2.1906 and 2.1910 without 
 2.1898 with both), and the replies cost a walk along six lines for every move.
 """
 
+from itertools import pairwise
+
 import numpy as np
 
 from ...core.njit import njit
@@ -105,22 +107,31 @@ def move_features(board, neighbours, ring, free, colour, cell, out):
 
 
 @njit(cache=True)
-def move_priors(weights, board, neighbours, ring, free, colour, cells, count, priors, scratch):
-    """The softmax of the logits of ``colour``'s ``count`` moves ``cells`` into ``priors``."""
-    top = -1e300
-    for i in range(count):
-        move_features(board, neighbours, ring, free, colour, cells[i], scratch)
-        logit = 0.0
-        for k in range(PER_MOVE):
-            logit += weights[scratch[k]]
-        priors[i] = logit
-        top = max(top, logit)
+def move_priors(factors, board, neighbours, ring, free, colour, cells, count, priors, scratch):
+    """The softmax of the logits of ``colour``'s ``count`` moves ``cells`` into ``priors``.
+    ``factors`` are the weights' exponentials (:func:`factors_of`): a move's share is the product
+    of its features' factors, normalised, with no ``exp`` a move."""
     total = 0.0
     for i in range(count):
-        priors[i] = np.exp(priors[i] - top)
-        total += priors[i]
+        move_features(board, neighbours, ring, free, colour, cells[i], scratch)
+        share = factors[scratch[0]]
+        for k in range(1, PER_MOVE):
+            share *= factors[scratch[k]]
+        priors[i] = share
+        total += share
     for i in range(count):
         priors[i] /= total
+
+
+def factors_of(weights: np.ndarray) -> np.ndarray:
+    """The factors :func:`move_priors` takes: ``exp(weights)``, shifted so that the largest logit
+    a move can have is 0 (no product overflows)."""
+    return np.exp(weights - _largest_logit(weights) / PER_MOVE)
+
+
+def _largest_logit(weights: np.ndarray) -> float:
+    groups = (NEIGHBOURS, HANDS_OVER, RING_BALANCE, RING_EMPTY, DEAD_ENDS, FEATURES)
+    return float(sum(weights[start:end].max() for start, end in pairwise(groups)))
 
 
 @njit(cache=True)

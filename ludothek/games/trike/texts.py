@@ -95,6 +95,8 @@ TEXTS = Catalog("trike", {
         "{agent}: unbekannte Einstellung {key} (Einstellungen: {known})",
     ),
     "mcts_with_value": ("{agent}: {key} takes a number, not {text}", "{agent}: {key} nimmt eine Zahl, nicht {text}"),
+    "mcts_with_expand": ("{agent}: expand takes a whole number of at least 1, not {text}",
+                         "{agent}: expand nimmt eine ganze Zahl ab 1, nicht {text}"),
     "book_unreadable": (
         "opening book {path}: cannot be read ({reason})",
         "Eröffnungsbuch {path}: nicht lesbar ({reason})",
