@@ -52,9 +52,9 @@ Added in December 2026 (the ``mcts_v2`` agent has them all off):
   gets its prior from :mod:`.prior_kernels` (``factors``, the exponentials of its weights;
   ``ring`` holds the cells two steps from each cell), and selection takes
   ``q + puct * prior * sqrt(N) / (1 + n)`` instead of UCT, an unvisited child counting as its
-  parent's value less ``reduction``. So the search no
-  longer tries every move once before it looks deeper at any, which on side 19 (dozens of
-  moves a position) cost most of its simulations.
+  parent's value less ``reduction``. So the search no longer tries every move once before it
+  looks deeper at any, which on side 19 (dozens of moves a position) cost most of its
+  simulations.
 * **Resisting in a proven loss** (:func:`resisting`, used by the driver once the root is
   proven lost): every move loses against perfect play, so the search would play the first
   or the most visited. It plays instead the move after which the smallest share of the
@@ -525,9 +525,9 @@ def simulate(ints, value, proven, amaf, prior, used, neighbours, board0, pawn0, 
     """Run ``iterations`` simulations from the root (node 0; ``colour0`` to move, the pawn
     placed, no swap possible). Returns how many ran (fewer once the root is proven). A leaf
     (not the root) is played out from on its first ``expand`` visits and gets its children on
-    the next (its exact solve is tried on the first). With
-    policy :data:`LINES` the board's line words (``cell_lines``, ``cell_at``, ``empty_lines``
-    from :func:`.kernels.line_tables`) follow the board, and every draw is splitmix64's."""
+    the next (its exact solve is tried on the first). With policy :data:`LINES` the board's line
+    words (``cell_lines``, ``cell_at``, ``empty_lines`` from :func:`.kernels.line_tables`) follow
+    the board, and every draw is splitmix64's."""
     np.random.seed(seed)
     lines = policy == LINES
     state = np.uint64(seed)
