@@ -272,7 +272,7 @@ def test_the_search_before_stays_reachable_as_mcts_v2():
     assert v2.trike_settings == mcts3.V2
     assert (mcts3.V2.bias, mcts3.V2.fpu, mcts3.V2.solve_size, mcts3.V2.rollout_size) == (0.0, -1.0, 0, 0)
     assert mcts3.V2 == replace(mcts3.DEFAULT, policy=0, solve_size=0, solve_limit=0, puct=0.0, resist=False,
-                              book=False, manage=False)
+                              book=False, manage=False, fill=False)
     # mcts_v2 is this driver with V2, analysis for analysis
     again = mcts3.search(state, Budget(iterations=700).clock(), random.Random(5), mcts3.V2, mcts3.Kept())
     assert (again.best, again.visits, again.scores) == (analysis.best, analysis.visits, analysis.scores)
@@ -304,6 +304,53 @@ def test_mcts_with_takes_the_new_settings():
     assert make_agent("mcts_with:300,expand=3", "trike").trike_settings == Settings(expand=3)
     with pytest.raises(ludothek.OptionError, match="expand"):
         make_agent("mcts_with:300,expand=0", "trike")
+    assert make_agent("mcts_with:300,fill=0", "trike").trike_settings == Settings(fill=False)
+    assert not mcts3.V2.fill and mcts3.DEFAULT.fill
+
+
+def test_expand_to_fit():
+    """The simulations left may fill half the free nodes: 7 a simulation at expand 1, 7 / k at k."""
+    assert mcts3._expand_to_fit(1, 2000, 7.0, 100) == 1  # 700 nodes fit in 1,000
+    assert mcts3._expand_to_fit(3, 2000, 7.0, 100) == 3
+    assert mcts3._expand_to_fit(1, 2000, 7.0, 1000) == 7  # 7,000 nodes at 1, 1,000 at 7
+    assert mcts3._expand_to_fit(1, 1999, 7.0, 1000) == 8
+    assert mcts3._expand_to_fit(10, 2000, 7.0, 1000) == 10
+    assert mcts3._expand_to_fit(1, 0, 7.0, 1000) == 7000
+    assert mcts3._expand_to_fit(1, 0, 7.0, 10**9) == mcts3.MOST_EXPAND
+
+
+def growth_under_time(monkeypatch, fill: bool) -> dict[int, int]:
+    """The tree's size after each of the kernel's runs (by the simulations run so far) in a 1 s
+    search on a tree of 20,000 nodes, on a clock that counts simulations as time (a machine
+    making 100,000 a second), so the search is the same on any machine."""
+    monkeypatch.setattr(mcts3, "MAX_NODES", 20_000)
+    sizes, run = {}, mcts3.run_kernel
+
+    def recording(tree, *args):
+        ran = run(tree, *args)
+        sizes[max(sizes, default=0) + ran] = int(tree.used[0])
+        return ran
+
+    monkeypatch.setattr(mcts3, "run_kernel", recording)
+    clock = None
+    clock = Budget(seconds=1.0).clock(lambda: 0.0 if clock is None else clock.count / 100_000)
+    state = played(13, 4, random.Random(5))
+    mcts3.search(state, clock, random.Random(1), replace(mcts3.DEFAULT, fill=fill, manage=False))
+    assert 99_000 <= clock.count <= 101_000
+    return sizes
+
+
+def size_at(sizes: dict[int, int], simulations: int) -> int:
+    return sizes[min(done for done in sizes if done >= simulations)]
+
+
+def test_a_time_budgeted_tree_grows_until_the_time_is_up(monkeypatch):
+    # without fill the tree is full (no room for a node's children) a fifth of the way through
+    # and stops growing; with it, it is half full halfway and still grows in the last tenth
+    frozen = growth_under_time(monkeypatch, False)
+    assert 19_900 <= size_at(frozen, 20_000) and frozen[max(frozen)] - size_at(frozen, 20_000) < 100
+    growing = growth_under_time(monkeypatch, True)
+    assert size_at(growing, 50_000) < 12_000 < size_at(growing, 90_000) < growing[max(growing)] <= 20_000
 
 
 @pytest.mark.parametrize("expand", [1, 3])

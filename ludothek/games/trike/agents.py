@@ -15,7 +15,8 @@
   PUCT selection, ``prior`` a prior's weights file, ``resist`` 0/1 the move played in a
   proven loss, ``book`` 0/1 side 7's opening book, ``manage`` 0/1 the time kept from decided
   moves for unsettled ones, :mod:`.timekeeping`, ``expand`` the visits a leaf is played out
-  from before its children are made),
+  from before its children are made, ``fill`` 0/1 that visit count raised under a time budget
+  so that the tree grows until the time is up),
   e.g. ``mcts_with:200ms,rave=off,policy=0`` or ``mcts_with:200ms,solve=0`` (today's search).
 """
 
@@ -64,7 +65,8 @@ def settings_from(assignments: list[str], base: Settings = DEFAULT) -> Settings:
               "rollout": ("rollout_size", int), "mix": ("mix", float),
               "puct": ("puct", float), "reduction": ("reduction", float), "prior": ("prior", str),
               "resist": ("resist", lambda text: bool(int(text))), "book": ("book", lambda text: bool(int(text))),
-              "manage": ("manage", lambda text: bool(int(text))), "expand": ("expand", int)}
+              "manage": ("manage", lambda text: bool(int(text))), "expand": ("expand", int),
+              "fill": ("fill", lambda text: bool(int(text)))}
     changes = {}
     for assignment in assignments:
         key, _, text = assignment.strip().partition("=")

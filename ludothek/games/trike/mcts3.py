@@ -20,7 +20,9 @@ leaf once the pawn's region is small (see :mod:`.mcts3_kernels`). With all of th
 
 Before searching, the driver looks the position up in side 7's opening book (:mod:`.book`,
 :func:`_known`). Under a time budget, an agent that keeps its tree stops a settled move early
-and spends the time saved on unsettled ones (:mod:`.timekeeping`).
+and spends the time saved on unsettled ones (:mod:`.timekeeping`), and a leaf needs more visits
+before its children are made as the tree fills, so that it grows until the time is up
+(:func:`_expand_to_fit`).
 """
 
 from __future__ import annotations
@@ -109,7 +111,16 @@ class Settings:
     (``benchmarks/trike_simulations.py``). In the quarter-time match against ``mcts_v2`` (two
     quiet cores): side 13 0.46 (200 games, seeds 1-5; 0.49 on seeds 1-3, 0.48 before), side 19
     0.62 (50 games, seeds 1-3; 0.52 before), side 7 0.64 (100 games, seed 11; 0.63 before). The
-    playout alone (1.2-1.35x the simulations) scored 0.38 on seeds 1-3 of side 13."""
+    playout alone (1.2-1.35x the simulations) scored 0.38 on seeds 1-3 of side 13.
+
+    The tree grown until the time is up (``fill``): on side 13 a simulation makes about 7 nodes,
+    so at 290,000 simulations a second the :data:`MAX_NODES` were used up after about 1.5 s and
+    the rest of a longer move only played out from the leaves there were. Level 8 (8 s a move)
+    searched that frozen tree for most of its time, and scored 0.495 against level 7 (2 s) in 200
+    games. The driver now raises ``expand`` between runs of the kernel as the tree fills
+    (:func:`_expand_to_fit`); at 0.2 s a move it stays 1. Level 8 against level 7 on the rung's
+    first openings (seeds 1-4 of ``benchmarks/ladder.py --parts 10``, two quiet cores): 48-32, 0.60
+    (0.49-0.71), against 41-39 before; level 8 thought 2.9 times as long as level 7 (2.65 before)."""
 
     exploration: float = 1.0
     #: RAVE's bias b in beta = an / (an + n + b * an * n); negative: RAVE off
@@ -150,12 +161,17 @@ class Settings:
     manage: bool = True
     #: a leaf is played out from on its first ``expand`` visits before its children are made
     expand: int = 1
+    #: under a time budget, raise ``expand`` as the tree fills, so that it goes on growing until
+    #: the move's time is up rather than stopping once :data:`MAX_NODES` are used (:func:`_expand_to_fit`)
+    fill: bool = True
 
 
 DEFAULT = Settings()
 #: the search the bots used until December 2026 (the ``mcts_v2`` agent): every addition off
 V2 = Settings(policy=0, bias=0.0, fpu=-1.0, solve_size=0, solve_limit=0, rollout_size=0, puct=0.0, resist=False,
-              book=False, manage=False)
+              book=False, manage=False, fill=False)
+#: the most visits :func:`_expand_to_fit` asks of a leaf before its children are made
+MOST_EXPAND = 1 << 20
 
 
 def applicable(state, settings: Settings = DEFAULT) -> bool:
@@ -202,11 +218,14 @@ def search(state, clock, rng, settings: Settings = DEFAULT, kept: Kept | None = 
         bank.allow(clock, lambda: timekeeping.unsettled(tree.ints, tree.value, sign))
     chunk = 64
     stopped_early = False
+    expand, made = settings.expand, 0  # made: the nodes made so far, times the expand they were made at
     while True:
         want = chunk if budget.iterations is None else min(chunk, budget.iterations - clock.count)
         if want <= 0:
             break
-        ran = run_kernel(tree, neighbours, board, pawn, colour, want, settings, rng.getrandbits(31))
+        before = int(tree.used[0])
+        ran = run_kernel(tree, neighbours, board, pawn, colour, want, settings, rng.getrandbits(31), expand)
+        made += (int(tree.used[0]) - before) * expand
         clock.tick(ran)
         if ran < want or tree.proven[0] != 0 or clock.out_of_time():
             break
@@ -214,6 +233,9 @@ def search(state, clock, rng, settings: Settings = DEFAULT, kept: Kept | None = 
             stopped_early = True
             break
         chunk = _next_chunk(clock, chunk)
+        if settings.fill and clock.deadline is not None:
+            expand = _expand_to_fit(settings.expand, tree.ints.shape[0] - int(tree.used[0]), made / clock.count,
+                                    _simulations_left(clock))
     analysis = _report(state, tree, colour, clock)
     if stopped_early or clock.extended:
         analysis = replace(analysis, stopped="settled" if stopped_early else None, critical=clock.extended)
@@ -259,13 +281,14 @@ def _resisting(state, analysis: Analysis, settings: Settings) -> Analysis:
 
 
 def run_kernel(tree: Tree, neighbours, board, pawn: int, colour: int, iterations: int, settings: Settings,
-               seed: int) -> int:
-    """:func:`.mcts3_kernels.simulate` on ``tree`` with ``settings``: how many simulations ran."""
+               seed: int, expand: int | None = None) -> int:
+    """:func:`.mcts3_kernels.simulate` on ``tree`` with ``settings`` (``expand`` in place of
+    theirs if given): how many simulations ran."""
     return simulate(tree.ints, tree.value, tree.proven, tree.amaf, tree.prior, tree.used, neighbours, board, pawn,
                     colour, iterations, settings.exploration, settings.rave_bias, settings.policy, seed, settings.bias,
                     settings.fpu, settings.solve_size, settings.solve_limit, settings.rollout_size, settings.mix,
                     settings.puct, settings.reduction, _prior_factors(settings), *_tables(neighbours),
-                    settings.expand)
+                    settings.expand if expand is None else expand)
 
 
 _TREES = threading.local()
@@ -384,10 +407,29 @@ def _next_chunk(clock, chunk: int) -> int:
     the search stops close to it."""
     if clock.deadline is None:
         return min(chunk * 2, 4096)
+    return max(16, min(chunk * 2, 4096, int(_simulations_left(clock) * 0.9) + 1))
+
+
+def _simulations_left(clock) -> float:
+    """How many simulations the move's time left holds, at this search's rate so far."""
     elapsed = clock.elapsed()
-    left = clock.allowed() - elapsed
-    rate = clock.count / max(elapsed, 1e-6)
-    return max(16, min(chunk * 2, 4096, int(rate * left * 0.9) + 1))
+    return clock.count / max(elapsed, 1e-6) * max(clock.allowed() - elapsed, 0.0)
+
+
+def _expand_to_fit(least: int, free: int, nodes_per_simulation: float, simulations_left: float) -> int:
+    """The visits a leaf needs before its children are made (at least ``least``) so that the
+    simulations left fill at most half the ``free`` nodes, recomputed after each run of the
+    kernel: the tree grows until the end and fills up only then. ``nodes_per_simulation`` is
+    what a simulation makes at ``expand`` 1; at ``expand`` k a leaf gets its children on one
+    visit in k, so a simulation makes about a k-th of it.
+
+    Without it a long search fills :data:`MAX_NODES` in its first second or two (side 13: about
+    7 nodes a simulation, 290,000 simulations a second) and then only plays out from the leaves
+    it has: level 8's extra time bought nothing over level 7's."""
+    needed = nodes_per_simulation * simulations_left
+    if needed <= free // 2:
+        return least
+    return max(least, min(MOST_EXPAND, -(-int(needed) // max(free // 2, 1))))
 
 
 def _with_swap(state, analysis: Analysis) -> Analysis:
