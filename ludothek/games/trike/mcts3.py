@@ -426,10 +426,10 @@ def _expand_to_fit(least: int, free: int, nodes_per_simulation: float, simulatio
     Without it a long search fills :data:`MAX_NODES` in its first second or two (side 13: about
     7 nodes a simulation, 290,000 simulations a second) and then only plays out from the leaves
     it has: level 8's extra time bought nothing over level 7's."""
-    needed = nodes_per_simulation * simulations_left
-    if needed <= free // 2:
+    needed, room = nodes_per_simulation * simulations_left, free // 2
+    if needed <= room:
         return least
-    return max(least, min(MOST_EXPAND, -(-int(needed) // max(free // 2, 1))))
+    return max(least, min(MOST_EXPAND, -(-int(needed) // max(room, 1))))
 
 
 def _with_swap(state, analysis: Analysis) -> Analysis:
