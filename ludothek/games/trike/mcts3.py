@@ -118,9 +118,10 @@ class Settings:
     the rest of a longer move only played out from the leaves there were. Level 8 (8 s a move)
     searched that frozen tree for most of its time, and scored 0.495 against level 7 (2 s) in 200
     games. The driver now raises ``expand`` between runs of the kernel as the tree fills
-    (:func:`_expand_to_fit`); at 0.2 s a move it stays 1. Level 8 against level 7 on the rung's
-    first openings (seeds 1-4 of ``benchmarks/ladder.py --parts 10``, two quiet cores): 48-32, 0.60
-    (0.49-0.71), against 41-39 before; level 8 thought 2.9 times as long as level 7 (2.65 before)."""
+    (:func:`_expand_to_fit`); at 0.2 s a move it stays 1. The rung played again on the same
+    openings (``benchmarks/ladder.py --parts 10``, 200 games, two quiet cores): level 8 against
+    level 7 129-71, 0.645 (0.579-0.711), +104 Elo, against 99-101 before, thinking 2.67 times as
+    long as level 7; level 7 against level 6 139-61, 0.695 (0.700 before)."""
 
     exploration: float = 1.0
     #: RAVE's bias b in beta = an / (an + n + b * an * n); negative: RAVE off
