@@ -57,16 +57,21 @@ def mcts_with_factory(game: str, argument: str | None, seed: int | None) -> MCTS
     return agent
 
 
+def _flag(text: str) -> bool:
+    """A 0/1 setting."""
+    return bool(int(text))
+
+
 def settings_from(assignments: list[str], base: Settings = DEFAULT) -> Settings:
     fields = {"c": ("exploration", float), "rave": ("rave_bias", float), "policy": ("policy", int),
-              "swap": ("swap", lambda text: bool(int(text))), "reuse": ("reuse", lambda text: bool(int(text))),
+              "swap": ("swap", _flag), "reuse": ("reuse", _flag),
               "bias": ("bias", float), "fpu": ("fpu", float),
               "solve": ("solve_size", int), "limit": ("solve_limit", int),
               "rollout": ("rollout_size", int), "mix": ("mix", float),
               "puct": ("puct", float), "reduction": ("reduction", float), "prior": ("prior", str),
-              "resist": ("resist", lambda text: bool(int(text))), "book": ("book", lambda text: bool(int(text))),
-              "manage": ("manage", lambda text: bool(int(text))), "expand": ("expand", int),
-              "fill": ("fill", lambda text: bool(int(text)))}
+              "resist": ("resist", _flag), "book": ("book", _flag),
+              "manage": ("manage", _flag), "expand": ("expand", int),
+              "fill": ("fill", _flag)}
     changes = {}
     for assignment in assignments:
         key, _, text = assignment.strip().partition("=")
