@@ -79,8 +79,9 @@ class Settings:
     counts instead of their ring, plus slide length and the opponent's replies): puct 3 0.60,
     5 0.65, 8 0.625; puct 5 with reduction 0.3 0.70 (0.70 with seed 21), with 0.5 0.60. In the
     quarter-time match (0.2 s against ``mcts_v2``'s 0.8 s a move, side 13, seeds 1-4, two quiet
-    cores) puct 8 scored 0.45 in 160 games, puct 5 0.46 in 200. The prior costs 10-25% of the simulations a second (0.5 s searches from random positions: side 13 after
-    13 plies 360,000 -> 311,000; side 19 after 19 plies 192,000 -> 170,000).
+    cores) puct 8 scored 0.45 in 160 games, puct 5 0.46 in 200. The prior costs 10-25% of the
+    simulations a second (0.5 s searches from random positions: side 13 after 13 plies
+    360,000 -> 311,000; side 19 after 19 plies 192,000 -> 170,000).
 
     Resisting in a proven loss (``resist``), in the quarter-time match against ``mcts_v2`` (0.2 s
     against 0.8 s a move, two quiet cores, the same openings with it on and off): side 7 0.48
