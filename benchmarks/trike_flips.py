@@ -1,16 +1,16 @@
 """Where Trike games between two searches are won and lost, found by the exact solver.
 
     python benchmarks/trike_flips.py play mcts:200ms mcts_v2:800ms --size 13 -n 40 --seed 1 --out g1.json
-    python benchmarks/trike_flips.py solve g1.json g2.json --most 22 --limit 3000000 --workers 2
+    python benchmarks/trike_flips.py solve g1.json g2.json --most 42 --limit 30000000 --workers 2
 
 ``play``: the games ``ludothek match`` plays with the same arguments (the same openings), their
-moves kept. ``solve``: every position of those games whose pawn region (the empty cells
+moves and thinking times kept. ``solve``: every position of those games whose pawn region (the empty cells
 connected to the pawn) has at most ``--most`` cells is solved exactly (up to ``--limit``
 positions each; more leaves it unknown). A move from a won position to a lost one is a *flip*,
-counted against the bot that played it. For each game the report says whether the loser was
-already lost in the first position solved (the game was decided while the region was larger)
-or was won there and flipped it later, and each bot's flips by region size, per won position
-it had to move in.
+counted against the bot that played it. The report gives the plies at which the first
+position of a game was solved; how many of each bot's losses were already lost there (decided
+while the region was larger) and where the others were lost (the region at the loser's last
+flip); and each bot's flips by region size, against the won positions it moved in.
 """
 
 from __future__ import annotations
@@ -92,14 +92,14 @@ def tally(games: list[tuple[dict[int, str], list[tuple[int, int, int]], int]], m
     the winner): ``flips`` and ``won`` (bot, region bucket: won positions given away, won
     positions moved in), ``decided`` (loser, where the game was lost: the bucket of its last
     flip, the loser's, after which the result never changed; ``BEFORE`` when the loser was
-    already lost in the first position solved and nothing flipped after; ``UNSOLVED``) and
-    ``unknown`` (bucket: positions not solved in the limit) and ``first`` (the ply of the first
-    position solved: the games counted there)."""
+    already lost in the first position solved and nothing flipped after; ``UNSOLVED``),
+    ``unknown`` (bucket: positions not solved in the limit) and ``first`` (the ply of a game's
+    first position solved: how many games)."""
     counts = {name: Counter() for name in ("decided", "flips", "won", "unknown", "first")}
     for names, plies, winner in games:
         first = next((ply for ply, (_, cells, value) in enumerate(plies) if cells <= most and value != 0), None)
         if first is not None:
-            counts["first"][first + 2] += 1  # the plies before: the random opening's two
+            counts["first"][first + 2] += 1  # before it: the random first stone and the swap decision
         where = UNSOLVED if all(value == 0 for _, _, value in plies) else BEFORE
         # the value for the next mover after each move; after the last, +1 if its mover lost
         afters = [value for _, _, value in plies[1:]] + [1 if plies[-1][0] != winner else -1]
@@ -159,8 +159,8 @@ def main() -> None:
     p.add_argument("--out", required=True)
     s = sub.add_parser("solve")
     s.add_argument("files", nargs="+")
-    s.add_argument("--most", type=int, default=22)
-    s.add_argument("--limit", type=int, default=3_000_000)
+    s.add_argument("--most", type=int, default=42)
+    s.add_argument("--limit", type=int, default=30_000_000)
     s.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     if args.command == "play":

@@ -3,7 +3,9 @@ played out through the game API, and how it counts won positions given away."""
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
+import json
 import random
 from pathlib import Path
 
@@ -65,4 +67,22 @@ def test_a_won_position_given_away_is_counted_against_the_bot_that_moved_and_dec
     assert counts["won"] == {("B", 16): 2, ("A", 16): 1, ("A", 0): 2, ("B", 0): 1}
     assert counts["decided"] == {("B", 16): 1, ("A", flips.BEFORE): 1, ("A", flips.UNSOLVED): 1, ("A", 0): 1}
     assert counts["unknown"] == {}
-    assert counts["first"] == {3: 2, 2: 1}  # the ply of the first position solved (the opening has two)
+    assert counts["first"] == {3: 2, 2: 1}  # the ply of the first position solved
+
+
+def test_play_keeps_the_games_of_the_match_with_the_same_seed(tmp_path):
+    out = tmp_path / "games.json"
+    args = argparse.Namespace(a="mcts:300", b="mcts_v2:300", size=7, n=2, seed=4, workers=1, out=str(out))
+    flips.play(args)
+    data = json.loads(out.read_text())
+    assert (data["a"], data["b"], data["size"], data["seed"]) == ("mcts:300", "mcts_v2:300", 7, 4)
+    assert [game["a_seat"] for game in data["games"]] == [0, 1]
+    openings = set()
+    for game in data["games"]:
+        state = ludothek.new_game("trike", size=7)
+        for move in game["moves"]:
+            state.play(move)  # every move legal
+        assert state.is_over() and game["score_a"] == (state.returns()[game["a_seat"]] + 1) / 2
+        assert len(game["seconds"]) == 2
+        openings.add(game["moves"][0])
+    assert len(openings) == 1  # a pair of games shares its opening, as in `ludothek match`

@@ -96,7 +96,9 @@ class Settings:
     two quiet cores): 0.63 against 0.48 without it. Tried with it and not kept: solving the
     position exactly before searching once the pawn's region had at most 24 empty cells (with
     about half the move's time): 0.62 with the book, 0.48 without it; the leaf solve already
-    finds those wins.
+    finds those wins. On side 13 (at most 26 cells, 100,000 positions a move, a win found played
+    at once; seeds 1-2): 34-46, where the search without it scored 40-40 on the same openings;
+    ``benchmarks/trike_flips.py`` found that neither bot gives a won position away that late.
 
     The time keeping (``manage``, :mod:`.timekeeping`), in the quarter-time match against
     ``mcts_v2`` (two quiet cores): side 13 0.48 (100 games, seeds 1-3), side 19 0.52 (50 games,
