@@ -1,5 +1,6 @@
 """``benchmarks/trike_flips.py``: the exact values it gives a game's positions, against every line
-played out through the game API, and how it counts won positions given away."""
+played out through the game API; how it counts won positions given away; and that ``play`` keeps
+the games ``ludothek match`` plays."""
 
 from __future__ import annotations
 
