@@ -117,19 +117,78 @@ def test_the_bank_lets_an_unsettled_move_go_on_up_to_twice_its_budget():
     assert clock.out_of_time() and clock.extended is None
 
 
-def play(agents, size, rng):
-    """A game from a random opening stone; returns each seat's (seconds, stopped) per move."""
+def test_lending_lets_a_move_before_the_endgame_think_longer_on_credit_up_to_the_debt_limit():
+    bank = T.Bank()
+    time = FakeTime()
+    moves = 0
+    while True:
+        clock = Budget(seconds=1.0).clock(time)
+        bank.allow(clock, lambda: True, lend=0.5)
+        if clock.allowed() == pytest.approx(1.0):
+            break
+        assert clock.allowed() == pytest.approx(1.5)
+        time.seconds += 1.5
+        assert clock.out_of_time() and clock.extended is None  # in debt: nothing saved to go on with
+        bank.settle(clock)
+        moves += 1
+    assert moves == T.MOST_DEBT / 0.5 and bank.seconds == pytest.approx(-T.MOST_DEBT)
+    time.seconds += 3.0  # a move past its time adds no debt beyond the limit
+    bank.settle(clock)
+    assert bank.seconds == pytest.approx(-T.MOST_DEBT)
+    clock = Budget(seconds=1.0).clock(time)
+    bank.allow(clock, lambda: True, lend=0.5, endgame=True)
+    assert clock.allowed() == pytest.approx(1.0)
+    bank.settle(clock)  # the endgame's quick moves pay the debt back; it is not written off
+    assert bank.seconds == pytest.approx(1.0 - T.MOST_DEBT)
+    bank.seconds = 0.2  # savings are lent first, and what is left of them still serves an unsettled move
+    clock = Budget(seconds=1.0).clock(time)
+    bank.allow(clock, lambda: True, lend=0.5)
+    assert clock.allowed() == pytest.approx(1.5) and clock.hard - clock.started == pytest.approx(1.5)
+    bank.seconds = 2.0
+    bank.allow(clock := Budget(seconds=1.0).clock(time), lambda: True, lend=0.5)
+    assert clock.hard - clock.started == pytest.approx(2.0)
+
+
+def region(state) -> int:
+    """The empty cells connected to the pawn, by a plain flood fill."""
+    neighbours = state.geometry.neighbours
+    found, todo = set(), [int(state.pawn)]
+    while todo:
+        for other in neighbours[todo.pop()]:
+            if other >= 0 and state.board[other] == 0 and other not in found:
+                found.add(int(other))
+                todo.append(int(other))
+    return len(found)
+
+
+def test_the_endgame_is_a_pawn_region_of_at_most_30_empty_cells():
+    rng = random.Random(9)
+    seen = set()
+    for _ in range(20):
+        state = ludothek.new_game("trike", size=9)
+        while not state.is_over():
+            state.play(rng.choice(state.legal_actions()))
+            if state.pawn >= 0:
+                seen.add(region(state) <= T.ENDGAME_CELLS)
+                assert T.endgame(state) == (region(state) <= T.ENDGAME_CELLS)
+    assert seen == {True, False}
+
+
+def play(agents, size, rng, lend=0.0):
+    """A game from a random opening stone; returns each seat's (seconds, stopped, endgame) per
+    move. ``lend``: the budgets a move may borrow."""
     state = ludothek.new_game("trike", size=size)
     state.play(rng.choice(state.legal_actions()))
     moves = {0: [], 1: []}
     while not state.is_over():
         seat = state.current_player()
+        endgame = T.endgame(state)
         analysis = agents[seat].analyse(state)
-        moves[seat].append((analysis.seconds, analysis.stopped))
-        if analysis.critical is None:  # only an unsettled move goes past its budget
-            assert analysis.seconds <= BUDGET + 16 * PER_SIMULATION
+        moves[seat].append((analysis.seconds, analysis.stopped, endgame))
+        if analysis.critical is None:  # only an unsettled move goes past its budget and its credit
+            assert analysis.seconds <= BUDGET * (1 + lend) + 16 * PER_SIMULATION
             if analysis.stopped == "settled":
-                assert analysis.seconds < BUDGET
+                assert analysis.seconds < BUDGET * (1 + lend)
         state.play(analysis.best)
     return moves
 
@@ -151,12 +210,29 @@ def test_a_game_never_thinks_longer_than_its_budgets_in_all(fake_time, size):
         fixed = moves[1] if agents[0].name == "mcts" else moves[0]
         # the kernel's last chunk may end a little past a deadline (at most 16 simulations)
         slack = 16 * PER_SIMULATION
-        assert sum(seconds for seconds, _ in managed) <= BUDGET * len(managed) + slack * len(managed)
-        assert all(seconds <= 2 * BUDGET + slack for seconds, _ in managed)
-        assert all(seconds <= BUDGET + slack for seconds, _ in fixed)
-        early += sum(stopped == "settled" for _, stopped in managed)
-        extended += sum(seconds > BUDGET + slack for seconds, _ in managed)
+        assert sum(seconds for seconds, _, _ in managed) <= BUDGET * len(managed) + slack * len(managed)
+        assert all(seconds <= 2 * BUDGET + slack for seconds, _, _ in managed)
+        assert all(seconds <= BUDGET + slack for seconds, _, _ in fixed)
+        early += sum(stopped == "settled" for _, stopped, _ in managed)
+        extended += sum(seconds > BUDGET + slack for seconds, _, _ in managed)
     assert early and extended
+
+
+def test_a_lending_game_borrows_before_the_endgame_and_owes_at_most_the_debt_limit(fake_time):
+    rng = random.Random(13)
+    slack = 16 * PER_SIMULATION
+    for seed in range(2):
+        lender = make_agent(f"mcts_with:{BUDGET * 1000:g}ms,lend=0.5", "trike", seed=seed)
+        other = make_agent(f"mcts_v2:{BUDGET * 1000:g}ms", "trike", seed=seed)
+        lender.now = other.now = fake_time
+        agents = [lender, other] if seed % 2 == 0 else [other, lender]
+        moves = play(agents, 13, rng, lend=0.5)[agents.index(lender)]
+        spent = sum(seconds for seconds, _, _ in moves)
+        assert spent <= BUDGET * (len(moves) + T.MOST_DEBT) + slack * len(moves)
+        assert all(seconds <= 2 * BUDGET + slack for seconds, _, _ in moves)
+        # moves before the endgame think past the budget on credit, without being unsettled
+        assert any(seconds > 1.2 * BUDGET for seconds, stopped, endgame in moves if not endgame)
+        assert all(seconds <= BUDGET + slack for seconds, stopped, endgame in moves if endgame)
 
 
 def test_the_time_saved_stays_with_its_game(fake_time):
@@ -176,6 +252,14 @@ def test_the_time_saved_stays_with_its_game(fake_time):
 def test_mcts_with_turns_the_time_keeping_off():
     assert make_agent("mcts_with:200ms,manage=0", "trike").trike_settings.manage is False
     assert mcts3.DEFAULT.manage and not mcts3.V2.manage
+
+
+def test_mcts_with_lends_between_0_and_1_budgets():
+    assert make_agent("mcts_with:200ms,lend=0.3", "trike").trike_settings.lend == 0.3
+    assert mcts3.DEFAULT.lend == 0.0
+    for text in ("-0.1", "1.5", "nan", "much"):
+        with pytest.raises(ludothek.OptionError, match="lend"):
+            make_agent(f"mcts_with:200ms,lend={text}", "trike")
 
 
 @pytest.mark.parametrize("value", [0.5, -0.5])

@@ -14,7 +14,8 @@
   weight of the heuristic evaluation in a new leaf's value, ``puct`` and ``reduction`` the
   PUCT selection, ``prior`` a prior's weights file, ``resist`` 0/1 the move played in a
   proven loss, ``book`` 0/1 side 7's opening book, ``manage`` 0/1 the time kept from decided
-  moves for unsettled ones, :mod:`.timekeeping`, ``expand`` the visits a leaf is played out
+  moves for unsettled ones, :mod:`.timekeeping`, ``lend`` the budgets a move before the
+  endgame thinks longer on credit, ``expand`` the visits a leaf is played out
   from before its children are made, ``fill`` 0/1 that visit count raised under a time budget
   so that the tree grows until the time is up),
   e.g. ``mcts_with:200ms,rave=off,policy=0`` or ``mcts_with:200ms,solve=0`` (today's search).
@@ -70,7 +71,7 @@ def settings_from(assignments: list[str], base: Settings = DEFAULT) -> Settings:
               "rollout": ("rollout_size", int), "mix": ("mix", float),
               "puct": ("puct", float), "reduction": ("reduction", float), "prior": ("prior", str),
               "resist": ("resist", _flag), "book": ("book", _flag),
-              "manage": ("manage", _flag), "expand": ("expand", int),
+              "manage": ("manage", _flag), "lend": ("lend", float), "expand": ("expand", int),
               "fill": ("fill", _flag)}
     changes = {}
     for assignment in assignments:
@@ -85,4 +86,6 @@ def settings_from(assignments: list[str], base: Settings = DEFAULT) -> Settings:
             raise OptionError(TEXTS("mcts_with_value", agent="mcts_with", key=key, text=repr(text))) from None
         if name == "expand" and changes[name] < 1:  # 0 would make every child of every new node at once
             raise OptionError(TEXTS("mcts_with_expand", agent="mcts_with", text=repr(text)))
+        if name == "lend" and not 0.0 <= changes[name] <= 1.0:  # a move never thinks past twice its budget
+            raise OptionError(TEXTS("mcts_with_lend", agent="mcts_with", text=repr(text)))
     return replace(base, **changes)

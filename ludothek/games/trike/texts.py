@@ -97,6 +97,8 @@ TEXTS = Catalog("trike", {
     "mcts_with_value": ("{agent}: {key} takes a number, not {text}", "{agent}: {key} nimmt eine Zahl, nicht {text}"),
     "mcts_with_expand": ("{agent}: expand takes a whole number of at least 1, not {text}",
                          "{agent}: expand nimmt eine ganze Zahl ab 1, nicht {text}"),
+    "mcts_with_lend": ("{agent}: lend takes a number from 0 to 1 (budgets), not {text}",
+                       "{agent}: lend nimmt eine Zahl von 0 bis 1 (Zeitbudgets), nicht {text}"),
     "book_unreadable": (
         "opening book {path}: cannot be read ({reason})",
         "Eröffnungsbuch {path}: nicht lesbar ({reason})",
