@@ -18,6 +18,8 @@ from ludothek.games.trike import mcts3
 from ludothek.games.trike import timekeeping as T
 from ludothek.games.trike.mcts_kernels import COUNT, FIRST, VISITS
 
+from .test_trike_flips import flips  # the benchmark's plain flood fill: the reference for T.endgame
+
 BUDGET = 0.02
 PER_SIMULATION = 2e-6  # the fake clock's seconds a simulation (10,000 simulations a budget)
 
@@ -145,20 +147,9 @@ def test_lending_lets_a_move_before_the_endgame_think_longer_on_credit_up_to_the
     bank.allow(clock, lambda: True, lend=0.5)
     assert clock.allowed() == pytest.approx(1.5) and clock.hard - clock.started == pytest.approx(1.5)
     bank.seconds = 2.0
-    bank.allow(clock := Budget(seconds=1.0).clock(time), lambda: True, lend=0.5)
+    clock = Budget(seconds=1.0).clock(time)
+    bank.allow(clock, lambda: True, lend=0.5)
     assert clock.hard - clock.started == pytest.approx(2.0)
-
-
-def region(state) -> int:
-    """The empty cells connected to the pawn, by a plain flood fill."""
-    neighbours = state.geometry.neighbours
-    found, todo = set(), [int(state.pawn)]
-    while todo:
-        for other in neighbours[todo.pop()]:
-            if other >= 0 and state.board[other] == 0 and other not in found:
-                found.add(int(other))
-                todo.append(int(other))
-    return len(found)
 
 
 def test_the_endgame_is_a_pawn_region_of_at_most_30_empty_cells():
@@ -169,8 +160,9 @@ def test_the_endgame_is_a_pawn_region_of_at_most_30_empty_cells():
         while not state.is_over():
             state.play(rng.choice(state.legal_actions()))
             if state.pawn >= 0:
-                seen.add(region(state) <= T.ENDGAME_CELLS)
-                assert T.endgame(state) == (region(state) <= T.ENDGAME_CELLS)
+                small = flips.region(state.board, state.geometry.neighbours, int(state.pawn)) <= T.ENDGAME_CELLS
+                seen.add(small)
+                assert T.endgame(state) == small
     assert seen == {True, False}
 
 
